@@ -1,0 +1,55 @@
+// Everything a run is configured by, with the algorithm's defaults (algorithm.md's table).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/types.hpp"
+#include "localsearch/solis_wets.hpp"
+
+namespace chainsaw {
+
+enum class Backend { kAuto, kCpu, kCuda };
+const char* backend_name(Backend b);
+
+// How a fresh Solis-Wets chain picks its first rho.
+enum class RhoInit {
+  kFixed,      // rho0 (seed 003 §4.2: 0.2)
+  kNeighbour,  // half the distance to the nearest other member, capped at rho0 (reference code)
+};
+
+struct Config {
+  // Problem
+  std::string function = "rastrigin";
+  Dim dim = 100000;
+  std::int64_t max_evaluations = 500000;
+  std::uint64_t seed = 1;
+  std::uint64_t problem_seed = 0;  // where the optimum lies; 0 means "the run's seed"
+
+  // Steady-state GA
+  int population_size = 50;
+  int batch = 20;  // children per crossover batch = padding slots
+  double blx_alpha = 0.5;
+  int nam_candidates = 3;
+  double mutation_probability = 0.125;
+
+  // Local search chains
+  std::int64_t ls_intensity = 500;  // I_str
+  double ls_ratio = 0.5;            // r_L/G
+  double ls_improvement_threshold = 1e-8;  // delta, relative
+  SolisWetsParams solis_wets;
+  RhoInit rho_init = RhoInit::kFixed;
+  bool restart = false;
+
+  // Execution
+  Backend backend = Backend::kAuto;
+  int threads = 0;  // 0: OpenMP's default
+
+  std::uint64_t effective_problem_seed() const { return problem_seed ? problem_seed : seed; }
+  int capacity() const { return population_size + batch; }
+
+  // Throws UserError with one line naming the offending value.
+  void validate() const;
+};
+
+}  // namespace chainsaw

@@ -1,0 +1,62 @@
+// The Engine: the few coarse operations the MA-SW-Chains host loop asks of a backend. Each is
+// one step of the paper's Fig. 3; the host loop (core/ma_sw_chains.hpp) owns all decisions
+// (which parents, which slot, how many evaluations), the engine owns the genes, the bias
+// vectors and the gene-level random numbers. HostEngine (OpenMP) and CudaEngine implement it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "localsearch/solis_wets.hpp"
+
+namespace chainsaw {
+
+// One child of a crossover batch: BLX-alpha of two slots, written into a padding slot, with an
+// optional BGA mutation of one gene (mutated_gene < 0: none).
+struct ChildSpec {
+  int mother = 0;
+  int father = 0;
+  int slot = 0;
+  Dim mutated_gene = -1;
+  double mutation_step = 0.0;
+};
+
+struct LocalSearchRequest {
+  int slot = 0;
+  double fitness = 0.0;           // f of the slot now
+  SolisWetsState state;           // where the chain stands (or the default state)
+  bool continue_chain = false;    // false: start from bias = 0
+  std::int64_t evaluations = 0;   // I_str, or less at the end of the budget
+};
+
+struct LocalSearchResult {
+  double fitness = 0.0;  // f of the slot after the application (<= request.fitness)
+  SolisWetsState state;
+  std::int64_t evaluations = 0;  // exactly request.evaluations
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string name() const = 0;
+
+  // Uniform random genes in the domain for `slots`, evaluated; fitness[i] is that of slots[i].
+  virtual void initialize(const std::vector<int>& slots, double* fitness) = 0;
+  // out[i] = Euclidean distance between slots from[i] and to[i], all in one pass.
+  virtual void distances(const int* from, const int* to, int count, double* out) = 0;
+  // Makes and evaluates `count` children into their padding slots; fitness[i] of children[i].
+  virtual void make_children(const ChildSpec* children, int count, double* fitness) = 0;
+  // One Solis-Wets application; the slot's genes, fitness and bias vector are updated in place.
+  virtual LocalSearchResult solis_wets(const LocalSearchRequest& request) = 0;
+  // order[0..capacity) = every slot sorted by (fitness, slot index), best first.
+  virtual void sort_slots(int* order) = 0;
+
+  virtual void read_genes(int slot, real_t* out) = 0;
+  virtual void write_genes(int slot, const real_t* genes) = 0;  // and evaluates them
+  virtual double fitness(int slot) = 0;
+  virtual double distance_to_optimum(int slot) = 0;
+};
+
+}  // namespace chainsaw

@@ -1,0 +1,143 @@
+#include "core/ma_sw_chains.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "localsearch/ls_chain.hpp"
+#include "ssga/ssga.hpp"
+
+namespace chainsaw {
+
+std::int64_t ssga_evaluations_for_ratio(std::int64_t ga_evaluations, std::int64_t ls_evaluations,
+                                        std::int64_t ls_intensity, double ls_ratio) {
+  const double total_after_ls = static_cast<double>(ga_evaluations + ls_evaluations + ls_intensity);
+  return static_cast<std::int64_t>(
+      std::floor((ls_ratio * total_after_ls - static_cast<double>(ga_evaluations)) /
+                 (1.0 - ls_ratio)));
+}
+
+MaSwChains::MaSwChains(const Config& config, const Problem& problem, Engine& engine)
+    : config_(config),
+      problem_(problem),
+      engine_(engine),
+      population_(config.population_size, config.batch),
+      rng_(derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kHostDecisions))),
+      start_(std::chrono::steady_clock::now()) {}
+
+void MaSwChains::initialize() {
+  start_ = std::chrono::steady_clock::now();
+  std::vector<int> slots(static_cast<size_t>(population_.size()));
+  for (int i = 0; i < population_.size(); ++i) slots[i] = i;
+  std::vector<double> fitness(slots.size());
+  {
+    ScopedPhase timer(timers_, Phase::kInitialization);
+    engine_.initialize(slots, fitness.data());
+  }
+  for (int i = 0; i < population_.size(); ++i) population_.fitness(i) = fitness[i];
+  {
+    ScopedPhase timer(timers_, Phase::kSort);
+    engine_.sort_slots(population_.order().data());
+  }
+  counters_.evaluations += population_.size();
+  counters_.ga_evaluations += population_.size();
+}
+
+void MaSwChains::step() {
+  const std::int64_t left = config_.max_evaluations - counters_.evaluations;
+  if (left <= 0) return;
+
+  // 2a. SSGA for n_frec evaluations.
+  std::int64_t ssga_budget = config_.ls_ratio == 0.0
+                                 ? left
+                                 : ssga_evaluations_for_ratio(counters_.ga_evaluations,
+                                                              counters_.ls_evaluations,
+                                                              config_.ls_intensity,
+                                                              config_.ls_ratio);
+  ssga_budget = std::clamp<std::int64_t>(ssga_budget, 0, left);
+  if (ssga_budget > 0) {
+    SsgaContext ctx{config_, problem_, population_, engine_, rng_, timers_};
+    const std::int64_t spent = ssga_phase(ctx, ssga_budget);
+    counters_.evaluations += spent;
+    counters_.ga_evaluations += spent;
+  }
+
+  // 2b-2c. Choose the LS individual and continue its Solis-Wets chain for I_str evaluations.
+  const std::int64_t ls_budget =
+      std::min(config_.ls_intensity, config_.max_evaluations - counters_.evaluations);
+  if (ls_budget <= 0 || config_.ls_ratio == 0.0) return;
+  LsChoice choice;
+  {
+    ScopedPhase timer(timers_, Phase::kSelection);
+    choice = choose_ls_individual(population_, rng_);
+  }
+  LsContext ctx{config_, problem_, population_, engine_, timers_};
+  const LsApplication app = apply_local_search(ctx, choice.slot, ls_budget);
+  counters_.evaluations += app.evaluations;
+  counters_.ls_evaluations += app.evaluations;
+  ++counters_.ls_applications;
+  if (!choice.from_s_ls) {
+    ++counters_.ls_random_choices;
+    if (config_.restart && app.fitness_after >= app.fitness_before) restart_population();
+  }
+}
+
+// The reference code's option for a stagnated population (S_LS empty and the LS of a random
+// member did not improve it): keep the best, draw the others anew. Skipped when the budget left
+// cannot pay for the new individuals.
+void MaSwChains::restart_population() {
+  const int n = population_.size();
+  if (config_.max_evaluations - counters_.evaluations < n - 1) return;
+  std::vector<int> slots;
+  for (int rank = 1; rank < n; ++rank) slots.push_back(population_.member(rank));
+  std::vector<double> fitness(slots.size());
+  {
+    ScopedPhase timer(timers_, Phase::kInitialization);
+    engine_.initialize(slots, fitness.data());
+  }
+  for (size_t i = 0; i < slots.size(); ++i) {
+    population_.fitness(slots[i]) = fitness[i];
+    population_.chain(slots[i]) = ChainRecord{};
+  }
+  population_.chain(population_.best_slot()).ls_failed = false;
+  {
+    ScopedPhase timer(timers_, Phase::kSort);
+    engine_.sort_slots(population_.order().data());
+  }
+  counters_.evaluations += n - 1;
+  counters_.ga_evaluations += n - 1;
+  ++counters_.restarts;
+}
+
+RunResult MaSwChains::result() {
+  RunResult r;
+  r.best_slot = population_.best_slot();
+  r.best_fitness = population_.best_fitness();
+  r.distance_to_optimum = engine_.distance_to_optimum(r.best_slot);
+  r.counters = counters_;
+  r.phases = timers_;
+  r.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return r;
+}
+
+RunResult MaSwChains::run(const ProgressFn& progress) {
+  initialize();
+  auto report = [&] {
+    if (!progress) return;
+    Progress p;
+    p.evaluations = counters_.evaluations;
+    p.budget = config_.max_evaluations;
+    p.best_fitness = population_.best_fitness();
+    p.elapsed_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    progress(p);
+  };
+  report();
+  while (!done()) {
+    step();
+    report();
+  }
+  return result();
+}
+
+}  // namespace chainsaw

@@ -1,0 +1,76 @@
+// The six benchmark functions of seed 003 §6.3, shifted (z = x - o) and with fBias = -330.
+// Each is a per-gene term (`accumulate`, index i is 1-based as in the formulas) and a reduction
+// kind (`Partial`), written once for both backends. All arithmetic is double: genes are read as
+// real_t and widened before the shift.
+#pragma once
+
+#include <cmath>
+
+#include "core/types.hpp"
+#include "fitness/reduction.hpp"
+
+namespace chainsaw {
+
+namespace detail {
+inline constexpr double kTwoPi = 6.283185307179586476925;
+}
+
+struct Rastrigin {
+  using Partial = SumPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) {
+    p.sum += z * z - 10.0 * cos(detail::kTwoPi * z) + 10.0;
+  }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
+};
+
+struct Griewank {
+  using Partial = SumProductPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
+    p.sum += z * z / 4000.0;
+    p.product *= cos(z / sqrt(static_cast<double>(i)));
+  }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
+    return p.sum - p.product + 1.0;
+  }
+};
+
+// Salomon: the parallel part is g = sum z^2; the outer formula is applied once, after reduction.
+struct Salomon {
+  using Partial = SumPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) { p.sum += z * z; }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
+    const double root = sqrt(p.sum);
+    return 1.0 - cos(detail::kTwoPi * root) + 0.1 * root;
+  }
+};
+
+// Discus in its standard form 10^6 z_1^2 + sum_{i>=2} z_i^2 (seed 003 prints it once with an
+// extra factor i, which would make it Sum Squares plus a first-gene weight).
+struct Discus {
+  using Partial = SumPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
+    p.sum += (i == 1 ? 1.0e6 : 1.0) * z * z;
+  }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
+};
+
+struct SumSquares {
+  using Partial = SumPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
+    p.sum += static_cast<double>(i) * z * z;
+  }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
+};
+
+struct Schwefel12 {
+  using Partial = PrefixSquarePartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) {
+    p.total += z;
+    p.prefix_sum += p.total;
+    p.prefix_square_sum += p.total * p.total;
+    p.count += 1.0;
+  }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.prefix_square_sum; }
+};
+
+}  // namespace chainsaw

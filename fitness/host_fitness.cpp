@@ -1,0 +1,20 @@
+#include "fitness/host_fitness.hpp"
+
+namespace chainsaw {
+
+double evaluate_host(const Problem& problem, const real_t* x) {
+  return visit_function(problem.function, [&](auto fn) {
+    using Fn = decltype(fn);
+    const Dim chunks = host_chunk_count(problem.dim);
+    std::vector<typename Fn::Partial> partials(static_cast<size_t>(chunks));
+#pragma omp parallel for schedule(static)
+    for (Dim c = 0; c < chunks; ++c) {
+      const Dim begin = c * kHostChunk;
+      const Dim end = begin + kHostChunk < problem.dim ? begin + kHostChunk : problem.dim;
+      partials[c] = accumulate_chunk<Fn>(problem.shift, begin, end, [x](Dim j) { return x[j]; });
+    }
+    return finish_chunks<Fn>(partials.data(), chunks, problem.dim);
+  });
+}
+
+}  // namespace chainsaw

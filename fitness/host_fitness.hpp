@@ -1,0 +1,38 @@
+// Fitness on the CPU: an individual is cut into fixed chunks of kHostChunk genes; each chunk is
+// accumulated sequentially in double, and the chunk partials are combined left to right. The
+// chunking is fixed, so the result does not depend on the number of OpenMP threads.
+#pragma once
+
+#include <vector>
+
+#include "fitness/problem.hpp"
+
+namespace chainsaw {
+
+inline constexpr Dim kHostChunk = 4096;
+
+inline Dim host_chunk_count(Dim dim) { return (dim + kHostChunk - 1) / kHostChunk; }
+
+// Accumulates genes [begin, end) of one individual; gene_at(j) yields gene j (a stored gene, or
+// one being generated, so that making and evaluating an individual is a single pass).
+template <class Fn, class GeneAt>
+typename Fn::Partial accumulate_chunk(const Shift& shift, Dim begin, Dim end, GeneAt&& gene_at) {
+  typename Fn::Partial partial{};
+  for (Dim j = begin; j < end; ++j) {
+    const double z = static_cast<double>(gene_at(j)) - static_cast<double>(shift(j));
+    Fn::accumulate(partial, z, j + 1);
+  }
+  return partial;
+}
+
+template <class Fn>
+double finish_chunks(const typename Fn::Partial* partials, Dim chunks, Dim dim) {
+  typename Fn::Partial total = partials[0];
+  for (Dim c = 1; c < chunks; ++c) total = Fn::Partial::combine(total, partials[c]);
+  return Fn::finish(total, dim) + kFBias;
+}
+
+// f(x) of one stored individual, chunks in parallel.
+double evaluate_host(const Problem& problem, const real_t* x);
+
+}  // namespace chainsaw

@@ -1,0 +1,65 @@
+// Solis-Wets (seed 003 §4.2) in the form of the LS-chains authors' reference code
+// (algorithm.md 2c): per-gene moves and bias updates, and the scalar step-size adaptation.
+// Written once; both backends call these.
+#pragma once
+
+#include "core/types.hpp"
+
+namespace chainsaw {
+
+struct SolisWetsParams {
+  double rho0 = 0.2;
+  int max_successes = 5;  // consecutive successes before rho doubles
+  int max_failures = 3;   // consecutive failures before rho halves
+  double expand = 2.0;
+  double contract = 0.5;
+};
+
+// The scalar part of a chain's state; the bias vector lives with the slot in the engine.
+struct SolisWetsState {
+  double rho = 0.2;
+  int successes = 0;
+  int failures = 0;
+};
+
+// Forward candidate x' = clip(x + bias + dif).
+CHAINSAW_HD real_t sw_forward_gene(real_t x, real_t bias, real_t dif, double lower, double upper) {
+  return static_cast<real_t>(clamp_to(static_cast<double>(x) + bias + dif, lower, upper));
+}
+// Backward candidate x'' = clip(x - bias - dif).
+CHAINSAW_HD real_t sw_backward_gene(real_t x, real_t bias, real_t dif, double lower,
+                                    double upper) {
+  return static_cast<real_t>(clamp_to(static_cast<double>(x) - bias - dif, lower, upper));
+}
+CHAINSAW_HD real_t sw_bias_after_forward_success(real_t bias, real_t dif) {
+  return static_cast<real_t>(0.2 * bias + 0.4 * (static_cast<double>(dif) + bias));
+}
+CHAINSAW_HD real_t sw_bias_after_backward_success(real_t bias, real_t dif) {
+  return static_cast<real_t>(bias - 0.4 * (static_cast<double>(dif) + bias));
+}
+CHAINSAW_HD real_t sw_bias_after_failure(real_t bias) {
+  return static_cast<real_t>(0.5 * bias);
+}
+
+enum class SwOutcome { kForwardSuccess, kBackwardSuccess, kFailure, kNoDecision };
+
+// Counters and rho after one step. kNoDecision: the forward move failed with no evaluation left
+// for the backward move in this application, so nothing is recorded.
+CHAINSAW_HD void sw_adapt(SolisWetsState& s, SwOutcome outcome, const SolisWetsParams& p) {
+  if (outcome == SwOutcome::kForwardSuccess || outcome == SwOutcome::kBackwardSuccess) {
+    ++s.successes;
+    s.failures = 0;
+  } else if (outcome == SwOutcome::kFailure) {
+    ++s.failures;
+    s.successes = 0;
+  }
+  if (s.successes >= p.max_successes) {
+    s.rho *= p.expand;
+    s.successes = 0;
+  } else if (s.failures >= p.max_failures) {
+    s.rho *= p.contract;
+    s.failures = 0;
+  }
+}
+
+}  // namespace chainsaw
