@@ -9,7 +9,10 @@
 
 namespace chainsaw {
 
+// kOrdered: the combine is not commutative, so a reduction must keep genes in index order
+// (the GPU then reduces each warp tile before moving on; see fitness/device_reduce.cuh).
 struct SumPartial {
+  static constexpr bool kOrdered = false;
   double sum = 0.0;
   CHAINSAW_HD static SumPartial combine(const SumPartial& a, const SumPartial& b) {
     return {a.sum + b.sum};
@@ -18,6 +21,7 @@ struct SumPartial {
 
 // Griewank: a sum and a product over the genes.
 struct SumProductPartial {
+  static constexpr bool kOrdered = false;
   double sum = 0.0;
   double product = 1.0;
   CHAINSAW_HD static SumProductPartial combine(const SumProductPartial& a,
@@ -30,6 +34,7 @@ struct SumProductPartial {
 // P1, P2 of its local prefixes p_k and their squares. A chunk b after a chunk a sees prefixes
 // T_a + p_k, so P2 = P2_a + n_b T_a^2 + 2 T_a P1_b + P2_b: no separate scan pass is needed.
 struct PrefixSquarePartial {
+  static constexpr bool kOrdered = true;
   double total = 0.0;
   double prefix_sum = 0.0;
   double prefix_square_sum = 0.0;

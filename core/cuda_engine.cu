@@ -1,0 +1,419 @@
+#include "core/cuda_engine.hpp"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <sstream>
+
+#include "core/device_buffer.hpp"
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "fitness/device_reduce.cuh"
+#include "localsearch/device_solis_wets.cuh"
+#include "ssga/device_ops.cuh"
+
+namespace chainsaw {
+
+namespace {
+
+using device::kThreads;
+using device::ReduceShape;
+
+// Launch sizes from the device (seed 001's lesson): enough blocks to fill every SM with full
+// occupancy for one-row kernels (Solis-Wets), and the same spread across a batch of rows.
+struct LaunchPlan {
+  int sm_count = 1;
+  int max_rows = 1;      // rows of any batched launch (children, distance pairs, slots)
+  int rng_rows = 1;      // rows of launches that draw random numbers
+  ReduceShape single;    // one individual
+  ReduceShape batched;   // per row of a batch
+  std::size_t rng_states = 0;
+  std::size_t partial_slots = 0;  // block partials: rows x blocks
+
+  static LaunchPlan make(const Config& config, Dim dim, int sm_count) {
+    LaunchPlan p;
+    p.sm_count = sm_count;
+    const int blocks_per_sm = 2048 / kThreads;
+    p.single = ReduceShape::make(dim, sm_count * blocks_per_sm);
+    const int batch_blocks = std::max(1, sm_count * blocks_per_sm / std::max(1, config.batch));
+    p.batched = ReduceShape::make(dim, batch_blocks);
+    p.rng_rows = std::max(config.population_size, config.batch);
+    p.max_rows = std::max({config.population_size, config.batch,
+                           config.batch * config.nam_candidates});
+    p.rng_states = static_cast<std::size_t>(std::max(
+                       static_cast<long long>(p.rng_rows) * p.batched.blocks_x,
+                       static_cast<long long>(p.single.blocks_x))) *
+                   kThreads;
+    p.partial_slots = static_cast<std::size_t>(std::max(
+        static_cast<long long>(p.max_rows) * p.batched.blocks_x,
+        static_cast<long long>(p.single.blocks_x)));
+    return p;
+  }
+};
+
+__global__ void init_rng_kernel(curandState* states, std::size_t count, unsigned long long seed) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  // One XORWOW subsequence per thread (2^67 apart): independent streams, as in the paper.
+  if (i < count) curand_init(seed, i, 0, &states[i]);
+}
+
+__global__ void iota_kernel(int* out, int count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) out[i] = i;
+}
+
+int current_sm_count() {
+  int device = 0;
+  CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
+  int sms = 0;
+  CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+std::size_t sort_temp_bytes(int capacity) {
+  std::size_t bytes = 0;
+  CHAINSAW_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, static_cast<double*>(nullptr),
+                                                    static_cast<double*>(nullptr),
+                                                    static_cast<int*>(nullptr),
+                                                    static_cast<int*>(nullptr), capacity));
+  return bytes;
+}
+
+std::string gib(std::size_t bytes) {
+  std::ostringstream s;
+  s.precision(2);
+  s << std::fixed << static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0) << " GiB";
+  return s.str();
+}
+
+}  // namespace
+
+DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem) {
+  const LaunchPlan launch = LaunchPlan::make(config, problem.dim, current_sm_count());
+  const std::size_t slot_genes =
+      static_cast<std::size_t>(config.capacity()) * device::row_pitch(problem.dim);
+  DeviceMemoryPlan plan;
+  plan.genes = slot_genes * sizeof(real_t);
+  plan.bias = slot_genes * sizeof(real_t);
+  plan.rng_states = launch.rng_states * sizeof(curandState);
+  plan.scratch = launch.partial_slots * sizeof(PrefixSquarePartial) +
+                 sort_temp_bytes(config.capacity()) +
+                 static_cast<std::size_t>(config.capacity()) * (3 * sizeof(double) + 2 * sizeof(int)) +
+                 static_cast<std::size_t>(launch.max_rows) *
+                     (sizeof(ChildSpec) + 3 * sizeof(int) + sizeof(double) + sizeof(unsigned));
+  return plan;
+}
+
+struct CudaEngine::Impl {
+  Problem problem;
+  Dim dim;
+  Dim pitch;
+  int capacity;
+  double blx_alpha;
+  SolisWetsParams sw_params;
+  LaunchPlan launch;
+  int last_ls_syncs = 0;
+
+  CudaStream stream;
+  DeviceBuffer<real_t> genes, bias;
+  DeviceBuffer<double> fitness, sorted_fitness, row_out;
+  DeviceBuffer<curandState> rng;
+  DeviceBuffer<unsigned char> partials, sort_temp;
+  DeviceBuffer<unsigned> tickets;
+  DeviceBuffer<ChildSpec> specs;
+  DeviceBuffer<int> rows_a, rows_b, slot_ids, order;
+  DeviceBuffer<device::SwDeviceState> sw_state;
+  PinnedBuffer<ChildSpec> host_specs;
+  PinnedBuffer<int> host_a, host_b, host_order;
+  PinnedBuffer<double> host_out;
+  PinnedBuffer<device::SwDeviceState> host_sw;
+
+  Impl(const Config& config, const Problem& p)
+      : problem(p),
+        dim(p.dim),
+        pitch(device::row_pitch(p.dim)),
+        capacity(config.capacity()),
+        blx_alpha(config.blx_alpha),
+        sw_params(config.solis_wets),
+        launch(LaunchPlan::make(config, p.dim, current_sm_count())) {
+    const DeviceMemoryPlan plan = plan_device_memory(config, p);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CHAINSAW_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (plan.total() > free_bytes)
+      throw UserError("the population does not fit in GPU memory: needs " + gib(plan.total()) +
+                      " (genes " + gib(plan.genes) + ", bias " + gib(plan.bias) + ", RNG states " +
+                      gib(plan.rng_states) + ", scratch " + gib(plan.scratch) + "), " +
+                      gib(free_bytes) + " free of " + gib(total_bytes));
+
+    const std::size_t slot_genes = static_cast<std::size_t>(capacity) * pitch;
+    genes = DeviceBuffer<real_t>(slot_genes);
+    bias = DeviceBuffer<real_t>(slot_genes);
+    fitness = DeviceBuffer<double>(capacity);
+    sorted_fitness = DeviceBuffer<double>(capacity);
+    row_out = DeviceBuffer<double>(launch.max_rows);
+    rng = DeviceBuffer<curandState>(launch.rng_states);
+    partials = DeviceBuffer<unsigned char>(launch.partial_slots * sizeof(PrefixSquarePartial));
+    sort_temp = DeviceBuffer<unsigned char>(std::max<std::size_t>(1, sort_temp_bytes(capacity)));
+    tickets = DeviceBuffer<unsigned>(launch.max_rows);
+    specs = DeviceBuffer<ChildSpec>(launch.max_rows);
+    rows_a = DeviceBuffer<int>(launch.max_rows);
+    rows_b = DeviceBuffer<int>(launch.max_rows);
+    slot_ids = DeviceBuffer<int>(capacity);
+    order = DeviceBuffer<int>(capacity);
+    sw_state = DeviceBuffer<device::SwDeviceState>(1);
+    host_specs = PinnedBuffer<ChildSpec>(launch.max_rows);
+    host_a = PinnedBuffer<int>(launch.max_rows);
+    host_b = PinnedBuffer<int>(launch.max_rows);
+    host_order = PinnedBuffer<int>(capacity);
+    host_out = PinnedBuffer<double>(launch.max_rows);
+    host_sw = PinnedBuffer<device::SwDeviceState>(1);
+
+    cudaStream_t s = stream.get();
+    CHAINSAW_CUDA_TRY(cudaMemsetAsync(tickets.data(), 0, tickets.bytes(), s));
+    // Empty padding slots rank last until children fill them.
+    std::vector<double> inf(static_cast<std::size_t>(capacity), std::numeric_limits<double>::infinity());
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(fitness.data(), inf.data(), fitness.bytes(),
+                                      cudaMemcpyHostToDevice, s));
+    CHAINSAW_CUDA_TRY(cudaMemsetAsync(genes.data(), 0, genes.bytes(), s));  // padding lanes
+    CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias.data(), 0, bias.bytes(), s));
+    iota_kernel<<<(capacity + 255) / 256, 256, 0, s>>>(slot_ids.data(), capacity);
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+    const unsigned rng_blocks = static_cast<unsigned>((launch.rng_states + 255) / 256);
+    init_rng_kernel<<<rng_blocks, 256, 0, s>>>(
+        rng.data(), launch.rng_states,
+        derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kCrossover)));
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+    stream.synchronize();
+  }
+
+  template <class Term, class Op>
+  void launch_reduce(const Op& op, const Term& term, const ReduceShape& shape, int rows) {
+    CHAINSAW_EXPECTS(rows >= 1 && rows <= launch.max_rows, "batched launch exceeds its rows");
+    const dim3 grid(static_cast<unsigned>(shape.blocks_x), static_cast<unsigned>(rows));
+    device::produce_reduce_kernel<Term, Op><<<grid, kThreads, 0, stream.get()>>>(
+        op, term, shape, rng.data(), reinterpret_cast<typename Term::Partial*>(partials.data()),
+        tickets.data());
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+  }
+
+  template <class T>
+  void to_device(T* dst, PinnedBuffer<T>& staging, const T* src, int count) {
+    std::copy(src, src + count, staging.data());
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(dst, staging.data(), sizeof(T) * count,
+                                      cudaMemcpyHostToDevice, stream.get()));
+  }
+  void rows_to_host(double* out, int count) {
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(host_out.data(), row_out.data(), sizeof(double) * count,
+                                      cudaMemcpyDeviceToHost, stream.get()));
+    stream.synchronize();
+    std::copy(host_out.data(), host_out.data() + count, out);
+  }
+  template <class Fn>
+  device::FitnessSink<Fn> sink() {
+    return {dim, fitness.data(), row_out.data()};
+  }
+  real_t* slot_genes(int slot) { return genes.data() + static_cast<Dim>(slot) * pitch; }
+  real_t* slot_bias(int slot) { return bias.data() + static_cast<Dim>(slot) * pitch; }
+};
+
+CudaEngine::CudaEngine(const Config& config, const Problem& problem)
+    : impl_(std::make_unique<Impl>(config, problem)) {}
+CudaEngine::~CudaEngine() = default;
+
+void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
+  Impl& m = *impl_;
+  const int total = static_cast<int>(slots.size());
+  for (int first = 0; first < total; first += m.launch.rng_rows) {
+    const int rows = std::min(m.launch.rng_rows, total - first);
+    m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
+    visit_function(m.problem.function, [&](auto fn) {
+      using Fn = decltype(fn);
+      device::InitializeOp<Fn> op{m.genes.data(), m.pitch, m.rows_a.data(), m.problem.lower,
+                                  m.problem.upper, m.sink<Fn>()};
+      m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, m.launch.batched, rows);
+    });
+    m.rows_to_host(fitness + first, rows);
+  }
+}
+
+void CudaEngine::distances(const int* from, const int* to, int count, double* out) {
+  Impl& m = *impl_;
+  for (int first = 0; first < count; first += m.launch.max_rows) {
+    const int rows = std::min(m.launch.max_rows, count - first);
+    m.to_device(m.rows_a.data(), m.host_a, from + first, rows);
+    m.to_device(m.rows_b.data(), m.host_b, to + first, rows);
+    device::DistanceOp op{m.genes.data(), m.pitch, m.rows_a.data(), m.rows_b.data(),
+                          m.row_out.data()};
+    m.launch_reduce(op, device::SquareTerm{}, m.launch.batched, rows);
+    m.rows_to_host(out + first, rows);
+  }
+}
+
+void CudaEngine::make_children(const ChildSpec* children, int count, double* fitness) {
+  Impl& m = *impl_;
+  CHAINSAW_EXPECTS(count <= m.launch.rng_rows, "more children than padding slots");
+  m.to_device(m.specs.data(), m.host_specs, children, count);
+  visit_function(m.problem.function, [&](auto fn) {
+    using Fn = decltype(fn);
+    device::CrossoverOp<Fn> op{m.genes.data(), m.pitch,         m.specs.data(), m.blx_alpha,
+                               m.problem.lower, m.problem.upper, m.sink<Fn>()};
+    m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, m.launch.batched, count);
+  });
+  m.rows_to_host(fitness, count);
+}
+
+LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
+  Impl& m = *impl_;
+  cudaStream_t s = m.stream.get();
+  real_t* x = m.slot_genes(request.slot);
+  real_t* bias = m.slot_bias(request.slot);
+  if (!request.continue_chain)
+    CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias, 0, sizeof(real_t) * m.dim, s));
+  device::SwDeviceState& h = m.host_sw[0];
+  h = device::SwDeviceState{request.fitness,     request.state.rho,      0, request.evaluations,
+                            request.state.successes, request.state.failures, device::kSwIdle};
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.sw_state.data(), &h, sizeof(h), cudaMemcpyHostToDevice, s));
+
+  m.last_ls_syncs = 0;
+  visit_function(m.problem.function, [&](auto fn) {
+    using Fn = decltype(fn);
+    const device::FitnessTerm<Fn> term{m.problem.shift};
+    device::SwMoveOp<Fn> forward{true, m.sw_state.data(), x, bias, m.problem.lower, m.problem.upper,
+                                 m.dim};
+    device::SwMoveOp<Fn> backward = forward;
+    backward.forward = false;
+    const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
+                                  m.problem.upper,   m.sw_params, m.fitness.data(), request.slot};
+    std::int64_t left = request.evaluations;
+    while (left > 0) {
+      // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
+      // budget and at least halve what is left: few host syncs per application.
+      const std::int64_t steps = (left + 1) / 2;
+      for (std::int64_t k = 0; k < steps; ++k) {
+        m.launch_reduce(forward, term, m.launch.single, 1);
+        m.launch_reduce(backward, term, m.launch.single, 1);
+        m.launch_reduce(apply, device::NoTerm{}, m.launch.single, 1);
+      }
+      CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
+      m.stream.synchronize();
+      ++m.last_ls_syncs;
+      left = h.budget - h.evaluations;
+    }
+  });
+
+  LocalSearchResult result;
+  result.fitness = h.f_current;
+  result.state = SolisWetsState{h.rho, h.successes, h.failures};
+  result.evaluations = h.evaluations;
+  return result;
+}
+
+void CudaEngine::sort_slots(int* order) {
+  Impl& m = *impl_;
+  std::size_t temp_bytes = m.sort_temp.size();
+  // Radix sort is stable and the values start as 0..capacity-1: ties keep slot order, so this
+  // is the sort by (fitness, slot) of the host backend.
+  CHAINSAW_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
+      m.sort_temp.data(), temp_bytes, m.fitness.data(), m.sorted_fitness.data(), m.slot_ids.data(),
+      m.order.data(), m.capacity, 0, 64, m.stream.get()));
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_order.data(), m.order.data(), sizeof(int) * m.capacity,
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.stream.synchronize();
+  std::copy(m.host_order.data(), m.host_order.data() + m.capacity, order);
+}
+
+void CudaEngine::read_genes(int slot, real_t* out) {
+  Impl& m = *impl_;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_genes(slot), sizeof(real_t) * m.dim,
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.stream.synchronize();
+}
+
+void CudaEngine::read_bias(int slot, real_t* out) {
+  Impl& m = *impl_;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_bias(slot), sizeof(real_t) * m.dim,
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.stream.synchronize();
+}
+
+void CudaEngine::write_genes(int slot, const real_t* genes) {
+  Impl& m = *impl_;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_genes(slot), genes, sizeof(real_t) * m.dim,
+                                    cudaMemcpyHostToDevice, m.stream.get()));
+  double f;
+  evaluate({slot}, &f);
+}
+
+namespace {
+class CudaEvent {
+ public:
+  CudaEvent() { CHAINSAW_CUDA_TRY(cudaEventCreate(&event_)); }
+  ~CudaEvent() { cudaEventDestroy(event_); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+}  // namespace
+
+double CudaEngine::time_evaluation(const std::vector<int>& slots, int repetitions) {
+  Impl& m = *impl_;
+  const int rows = static_cast<int>(slots.size());
+  CHAINSAW_EXPECTS(rows <= m.launch.max_rows, "more slots than a batched launch has rows");
+  m.to_device(m.rows_a.data(), m.host_a, slots.data(), rows);
+  CudaEvent start, stop;
+  visit_function(m.problem.function, [&](auto fn) {
+    using Fn = decltype(fn);
+    device::EvaluateOp<Fn> op{m.genes.data(), m.pitch, m.rows_a.data(), m.sink<Fn>()};
+    const device::FitnessTerm<Fn> term{m.problem.shift};
+    m.launch_reduce(op, term, m.launch.batched, rows);  // warm-up
+    CHAINSAW_CUDA_TRY(cudaEventRecord(start.get(), m.stream.get()));
+    for (int r = 0; r < repetitions; ++r) m.launch_reduce(op, term, m.launch.batched, rows);
+    CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), m.stream.get()));
+  });
+  CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
+  float ms = 0.0f;
+  CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return ms * 1e-3 / repetitions;
+}
+
+void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
+  Impl& m = *impl_;
+  const int total = static_cast<int>(slots.size());
+  for (int first = 0; first < total; first += m.launch.max_rows) {
+    const int rows = std::min(m.launch.max_rows, total - first);
+    m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
+    visit_function(m.problem.function, [&](auto fn) {
+      using Fn = decltype(fn);
+      device::EvaluateOp<Fn> op{m.genes.data(), m.pitch, m.rows_a.data(), m.sink<Fn>()};
+      m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, m.launch.batched, rows);
+    });
+    m.rows_to_host(fitness + first, rows);
+  }
+}
+
+double CudaEngine::fitness(int slot) {
+  Impl& m = *impl_;
+  double f;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&f, m.fitness.data() + slot, sizeof(double),
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.stream.synchronize();
+  return f;
+}
+
+double CudaEngine::distance_to_optimum(int slot) {
+  Impl& m = *impl_;
+  device::OptimumDistanceOp op{m.genes.data(), m.pitch, slot, m.problem.shift, m.row_out.data()};
+  m.launch_reduce(op, device::SquareTerm{}, m.launch.single, 1);
+  double d;
+  m.rows_to_host(&d, 1);
+  return d;
+}
+
+int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }
+
+}  // namespace chainsaw

@@ -1,0 +1,60 @@
+// The GPU backend (seed 003 §5): genes, bias vectors, fitness and cuRAND XORWOW states stay in
+// device memory for the whole run; the host loop only sends small index arrays and reads back
+// fitness values and the sorted order. CUDA types stay behind the pimpl so that plain C++
+// translation units can hold an engine.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "core/config.hpp"
+#include "core/engine.hpp"
+#include "fitness/problem.hpp"
+
+namespace chainsaw {
+
+// Device memory a run needs, by purpose (the --dry-run plan and the up-front fit check).
+struct DeviceMemoryPlan {
+  std::size_t genes = 0;
+  std::size_t bias = 0;
+  std::size_t rng_states = 0;
+  std::size_t scratch = 0;
+  std::size_t total() const { return genes + bias + rng_states + scratch; }
+};
+DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem);
+
+class CudaEngine final : public Engine {
+ public:
+  // Throws UserError when the population does not fit in the GPU's free memory.
+  CudaEngine(const Config& config, const Problem& problem);
+  ~CudaEngine() override;
+
+  std::string name() const override { return "cuda"; }
+  void initialize(const std::vector<int>& slots, double* fitness) override;
+  void distances(const int* from, const int* to, int count, double* out) override;
+  void make_children(const ChildSpec* children, int count, double* fitness) override;
+  LocalSearchResult solis_wets(const LocalSearchRequest& request) override;
+  void sort_slots(int* order) override;
+
+  void read_genes(int slot, real_t* out) override;
+  void write_genes(int slot, const real_t* genes) override;
+  double fitness(int slot) override;
+  double distance_to_optimum(int slot) override;
+
+  // Evaluates stored slots in one batched launch (benchmarks time the fitness kernel with it).
+  void evaluate(const std::vector<int>& slots, double* fitness);
+  // Seconds per batched fitness launch over `slots`, timed with CUDA events around
+  // `repetitions` back-to-back launches (the fitness-kernel benchmark).
+  double time_evaluation(const std::vector<int>& slots, int repetitions);
+  // Reads a slot's bias vector (tests compare chain state with the host rules).
+  void read_bias(int slot, real_t* out);
+  // Host syncs made by the last solis_wets call (to check "no round trip per step").
+  int last_ls_host_syncs() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace chainsaw

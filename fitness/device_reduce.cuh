@@ -1,0 +1,179 @@
+// The GPU's bucketed, coalesced reduction (seed 003 §5.1), generic over what is reduced.
+//
+// Layout: a 2-D grid, y = row of the batch (a child, a distance pair...), x = blocks over the
+// genes. Genes are cut into warp tiles of 32 x kVec genes; each lane takes kVec consecutive genes
+// of a tile (one 16-byte access, consecutive across the warp: fully coalesced). Each warp owns a
+// contiguous run of tiles and blocks own contiguous runs of warps, so every level of the tree
+// combines neighbouring gene ranges in index order: exact for non-commutative partials
+// (Schwefel 1.2's prefix) and, with no floating-point atomics, bit-reproducible run after run.
+// The last block of a row to finish (an atomic ticket) combines the block partials in order
+// and hands the row's result to the operation: no second kernel launch.
+//
+// An operation (Op) supplies:  bool active() const  (false: the launch is a no-op, read by all
+// blocks before any of them changes state), produce(row, j0, n, v, rng) filling v[0..n) with
+// the values to reduce for genes j0..j0+n (and writing whatever genes it makes), and
+// finish(row, partial) run by one thread once the row is reduced.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <curand_kernel.h>
+
+#include "core/types.hpp"
+#include "fitness/problem.hpp"
+#include "fitness/reduction.hpp"
+
+namespace chainsaw::device {
+
+inline constexpr int kThreads = 256;
+inline constexpr int kWarps = kThreads / 32;
+inline constexpr int kVec = 16 / static_cast<int>(sizeof(real_t));  // genes per 16-byte access
+inline constexpr int kWarpTile = 32 * kVec;
+
+// Row pitch in genes: rows start 128-byte aligned, so 16-byte accesses are always aligned.
+inline Dim row_pitch(Dim dim) { return (dim + 31) / 32 * 32; }
+
+struct ReduceShape {
+  Dim dim = 0;
+  int blocks_x = 1;
+  Dim tiles_per_warp = 1;
+
+  static ReduceShape make(Dim dim, int max_blocks_x) {
+    ReduceShape s;
+    s.dim = dim;
+    const Dim tiles = (dim + kWarpTile - 1) / kWarpTile;
+    const Dim useful_blocks = (tiles + kWarps - 1) / kWarps;
+    s.blocks_x = static_cast<int>(useful_blocks < max_blocks_x ? useful_blocks : max_blocks_x);
+    if (s.blocks_x < 1) s.blocks_x = 1;
+    const Dim warps = static_cast<Dim>(s.blocks_x) * kWarps;
+    s.tiles_per_warp = (tiles + warps - 1) / warps;
+    return s;
+  }
+};
+
+// Terms: how a produced value enters the partial.
+template <class Fn>
+struct FitnessTerm {  // the value is a gene; the term is the function's, on z = x - o
+  using Partial = typename Fn::Partial;
+  Shift shift;
+  __device__ void accumulate(Partial& p, double value, Dim j) const {
+    Fn::accumulate(p, value - static_cast<double>(shift(j)), j + 1);
+  }
+};
+struct SquareTerm {  // the value is a difference; the partial is the sum of squares
+  using Partial = SumPartial;
+  __device__ void accumulate(Partial& p, double value, Dim) const { p.sum += value * value; }
+};
+struct NoTerm {  // element-wise operations that only need the "last block" hook
+  using Partial = SumPartial;
+  __device__ void accumulate(Partial&, double, Dim) const {}
+};
+
+template <class Partial>
+__device__ Partial shuffle_down(const Partial& p, int offset) {
+  static_assert(sizeof(Partial) % sizeof(double) == 0, "partials are made of doubles");
+  constexpr int n = sizeof(Partial) / sizeof(double);
+  Partial r;
+  const double* src = reinterpret_cast<const double*>(&p);
+  double* dst = reinterpret_cast<double*>(&r);
+#pragma unroll
+  for (int i = 0; i < n; ++i) dst[i] = __shfl_down_sync(0xffffffffu, src[i], offset);
+  return r;
+}
+
+// Ordered warp reduction: after the step of width w, lane i (i % 2w == 0) holds lanes
+// [i, i + 2w) combined left to right. Lane 0 ends with the whole warp.
+template <class Partial>
+__device__ Partial warp_reduce_ordered(Partial p) {
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int w = 1; w < 32; w *= 2) {
+    const Partial other = shuffle_down(p, w);
+    if ((lane & (2 * w - 1)) == 0) p = Partial::combine(p, other);
+  }
+  return p;
+}
+
+// Combines items[0..count) in order with the whole block; the result is valid in thread 0.
+template <class Partial>
+__device__ Partial block_reduce_ordered(const Partial* items, int count, Partial* warp_scratch) {
+  const int per_thread = (count + kThreads - 1) / kThreads;
+  const int begin = threadIdx.x * per_thread;
+  Partial p{};
+  for (int i = begin; i < begin + per_thread && i < count; ++i)
+    p = i == begin ? items[i] : Partial::combine(p, items[i]);
+  p = warp_reduce_ordered(p);
+  if ((threadIdx.x & 31) == 0) warp_scratch[threadIdx.x / 32] = p;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    p = warp_scratch[0];
+    for (int w = 1; w < kWarps; ++w) p = Partial::combine(p, warp_scratch[w]);
+  }
+  return p;
+}
+
+template <class Term, class Op>
+__global__ void __launch_bounds__(kThreads)
+    produce_reduce_kernel(Op op, Term term, ReduceShape shape, curandState* rng_states,
+                          typename Term::Partial* block_partials, unsigned* tickets) {
+  using Partial = typename Term::Partial;
+  if (!op.active()) return;
+
+  const int row = blockIdx.y;
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x & 31;
+  const std::size_t thread_id =
+      (static_cast<std::size_t>(row) * gridDim.x + blockIdx.x) * kThreads + threadIdx.x;
+  curandState rng;
+  if (Op::kUsesRng) rng = rng_states[thread_id];
+
+  const Dim tiles = (shape.dim + kWarpTile - 1) / kWarpTile;
+  const Dim first_tile = (static_cast<Dim>(blockIdx.x) * kWarps + warp) * shape.tiles_per_warp;
+  Dim end_tile = first_tile + shape.tiles_per_warp;
+  if (end_tile > tiles) end_tile = tiles;
+
+  Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
+  Partial lane_partial{};  // unordered: this lane's own sum
+  for (Dim tile = first_tile; tile < end_tile; ++tile) {
+    const Dim j0 = tile * kWarpTile + static_cast<Dim>(lane) * kVec;
+    double v[kVec];
+    const Dim left = shape.dim - j0;
+    const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
+    if (n > 0) op.produce(row, j0, n, v, rng);
+    if constexpr (Partial::kOrdered) {
+      Partial tile_partial{};
+      for (int k = 0; k < n; ++k) term.accumulate(tile_partial, v[k], j0 + k);
+      tile_partial = warp_reduce_ordered(tile_partial);
+      if (lane == 0)
+        warp_partial = tile == first_tile ? tile_partial : Partial::combine(warp_partial, tile_partial);
+    } else {
+      for (int k = 0; k < n; ++k) term.accumulate(lane_partial, v[k], j0 + k);
+    }
+  }
+  if (Op::kAdvancesRng) rng_states[thread_id] = rng;
+  if constexpr (!Partial::kOrdered) warp_partial = warp_reduce_ordered(lane_partial);
+
+  __shared__ Partial warp_results[kWarps];
+  __shared__ Partial scratch[kWarps];
+  __shared__ bool is_last;
+  if (lane == 0) warp_results[warp] = warp_partial;
+  __syncthreads();
+  Partial block_partial = block_reduce_ordered(warp_results, kWarps, scratch);
+  Partial* row_partials = block_partials + static_cast<std::size_t>(row) * gridDim.x;
+  if (threadIdx.x == 0) {
+    row_partials[blockIdx.x] = block_partial;
+    __threadfence();  // publish the partial before taking a ticket
+    is_last = atomicAdd(&tickets[row], 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!is_last) return;
+  __threadfence();  // see every other block's partial
+  __syncthreads();
+  const Partial total = block_reduce_ordered(
+      static_cast<const Partial*>(row_partials), static_cast<int>(gridDim.x), scratch);
+  if (threadIdx.x == 0) {
+    tickets[row] = 0;  // ready for the next launch
+    op.finish(row, total);
+  }
+}
+
+}  // namespace chainsaw::device

@@ -1,0 +1,131 @@
+// Solis-Wets on the GPU with the success/failure decision taken on the device. A step is three
+// launches that read and update a small device-resident state; the host enqueues steps without
+// waiting and reads the state back only to learn how many evaluations are left (at most
+// log2(I_str) times per application, see CudaEngine::solis_wets).
+//
+//   forward  : x' = clip(x + bias + dif), evaluated; decides success or asks for the backward move
+//   backward : only if asked: x'' = clip(x - bias - dif), evaluated; decides success/failure
+//   apply    : moves x and updates bias as decided, then adapts rho and the counters
+//
+// dif is never stored: every launch restores the same per-thread XORWOW state and draws the same
+// normals; only `apply` keeps the advanced state. A candidate is never stored either: `apply`
+// recomputes the accepted move from x, bias and dif (clipping is deterministic), so a step moves
+// 2 vectors per evaluation plus the update instead of 4-5.
+#pragma once
+
+#include "localsearch/solis_wets.hpp"
+#include "ssga/device_ops.cuh"
+
+namespace chainsaw::device {
+
+enum SwPhase : int {
+  kSwIdle = 0,
+  kSwForwardSuccess,
+  kSwBackwardSuccess,
+  kSwFailure,
+  kSwNeedBackward,
+  kSwNoDecision,
+};
+
+struct SwDeviceState {
+  double f_current;
+  double rho;
+  long long evaluations;
+  long long budget;
+  int successes;
+  int failures;
+  int phase;
+};
+
+template <class Fn>
+struct SwMoveOp {
+  static constexpr bool kUsesRng = true;
+  static constexpr bool kAdvancesRng = false;
+  bool forward;
+  SwDeviceState* state;
+  const real_t* x;
+  const real_t* bias;
+  double lower, upper;
+  Dim dim;
+  __device__ bool active() const {
+    return forward ? state->evaluations < state->budget && state->phase == kSwIdle
+                   : state->phase == kSwNeedBackward;
+  }
+  __device__ void produce(int, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
+    real_t xs[kVec], bs[kVec];
+    load_genes(x + j0, n, xs);
+    load_genes(bias + j0, n, bs);
+    const real_t rho = static_cast<real_t>(state->rho);
+    for (int k = 0; k < n; ++k) {
+      const real_t dif = rho * normal01(rng);
+      v[k] = forward ? sw_forward_gene(xs[k], bs[k], dif, lower, upper)
+                     : sw_backward_gene(xs[k], bs[k], dif, lower, upper);
+    }
+  }
+  __device__ void finish(int, const typename Fn::Partial& p) const {
+    const double f = Fn::finish(p, dim) + kFBias;
+    SwDeviceState s = *state;
+    ++s.evaluations;
+    if (f < s.f_current) {
+      s.f_current = f;
+      s.phase = forward ? kSwForwardSuccess : kSwBackwardSuccess;
+    } else if (forward) {
+      s.phase = s.evaluations < s.budget ? kSwNeedBackward : kSwNoDecision;
+    } else {
+      s.phase = kSwFailure;
+    }
+    *state = s;
+  }
+};
+
+struct SwApplyOp {
+  static constexpr bool kUsesRng = true;
+  static constexpr bool kAdvancesRng = true;
+  SwDeviceState* state;
+  real_t* x;
+  real_t* bias;
+  double lower, upper;
+  SolisWetsParams params;
+  double* slot_fitness;
+  int slot;
+  __device__ bool active() const { return state->phase != kSwIdle; }
+  __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState& rng) const {
+    const int phase = state->phase;
+    const real_t rho = static_cast<real_t>(state->rho);
+    real_t xs[kVec], bs[kVec], dif[kVec];
+    for (int k = 0; k < n; ++k) dif[k] = rho * normal01(rng);  // keeps the stream in step
+    if (phase == kSwNoDecision) return;
+    load_genes(bias + j0, n, bs);
+    if (phase == kSwFailure) {
+      for (int k = 0; k < n; ++k) bs[k] = sw_bias_after_failure(bs[k]);
+    } else {
+      load_genes(x + j0, n, xs);
+      const bool fwd = phase == kSwForwardSuccess;
+      for (int k = 0; k < n; ++k) {
+        xs[k] = fwd ? sw_forward_gene(xs[k], bs[k], dif[k], lower, upper)
+                    : sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
+        bs[k] = fwd ? sw_bias_after_forward_success(bs[k], dif[k])
+                    : sw_bias_after_backward_success(bs[k], dif[k]);
+      }
+      store_genes(x + j0, n, xs);
+    }
+    store_genes(bias + j0, n, bs);
+  }
+  __device__ void finish(int, const SumPartial&) const {
+    SwDeviceState s = *state;
+    SolisWetsState scalar{s.rho, s.successes, s.failures};
+    const SwOutcome outcome = s.phase == kSwForwardSuccess    ? SwOutcome::kForwardSuccess
+                              : s.phase == kSwBackwardSuccess ? SwOutcome::kBackwardSuccess
+                              : s.phase == kSwFailure         ? SwOutcome::kFailure
+                                                              : SwOutcome::kNoDecision;
+    sw_adapt(scalar, outcome, params);
+    s.rho = scalar.rho;
+    s.successes = scalar.successes;
+    s.failures = scalar.failures;
+    s.phase = kSwIdle;
+    *state = s;
+    slot_fitness[slot] = s.f_current;
+  }
+};
+
+}  // namespace chainsaw::device

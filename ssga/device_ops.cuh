@@ -1,0 +1,174 @@
+// GPU operations of the SSGA phase and of plain evaluation, as producers for the generic
+// reduction of fitness/device_reduce.cuh. The per-gene math is the shared host/device code of
+// ssga/blx_alpha.hpp; only the random numbers (cuRAND XORWOW) are the GPU's own.
+#pragma once
+
+#include <cstring>
+
+#include "core/engine.hpp"
+#include "fitness/device_reduce.cuh"
+#include "ssga/blx_alpha.hpp"
+
+namespace chainsaw::device {
+
+// Loads/stores kVec genes as one 16-byte access when the run is whole (always aligned: rows
+// have a 32-gene pitch and runs start at multiples of kVec).
+__device__ inline void load_genes(const real_t* p, int n, real_t (&out)[kVec]) {
+  if (n == kVec) {
+    const uint4 raw = *reinterpret_cast<const uint4*>(p);
+    memcpy(out, &raw, sizeof(raw));
+  } else {
+    for (int k = 0; k < n; ++k) out[k] = p[k];
+  }
+}
+__device__ inline void store_genes(real_t* p, int n, const real_t (&in)[kVec]) {
+  if (n == kVec) {
+    uint4 raw;
+    memcpy(&raw, in, sizeof(raw));
+    *reinterpret_cast<uint4*>(p) = raw;
+  } else {
+    for (int k = 0; k < n; ++k) p[k] = in[k];
+  }
+}
+
+// Uniform in (0, 1] and standard normal, in the precision of the genes.
+__device__ inline double uniform01(curandState& s) {
+#if defined(CHAINSAW_DOUBLE)
+  return curand_uniform_double(&s);
+#else
+  return static_cast<double>(curand_uniform(&s));
+#endif
+}
+__device__ inline real_t normal01(curandState& s) {
+#if defined(CHAINSAW_DOUBLE)
+  return curand_normal_double(&s);
+#else
+  return curand_normal(&s);
+#endif
+}
+
+// Writes a row's fitness where the engine keeps it and where the host will read it.
+template <class Fn>
+struct FitnessSink {
+  Dim dim;
+  double* slot_fitness;  // per slot
+  double* row_out;       // per row, copied back to the host
+  __device__ void write(int slot, int row, const typename Fn::Partial& p) const {
+    const double f = Fn::finish(p, dim) + kFBias;
+    slot_fitness[slot] = f;
+    row_out[row] = f;
+  }
+};
+
+// Random genes uniform in the domain for slots[row], evaluated as they are made.
+template <class Fn>
+struct InitializeOp {
+  static constexpr bool kUsesRng = true;
+  static constexpr bool kAdvancesRng = true;
+  real_t* genes;
+  Dim pitch;
+  const int* slots;
+  double lower, upper;
+  FitnessSink<Fn> sink;
+  __device__ bool active() const { return true; }
+  __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
+    real_t g[kVec];
+    for (int k = 0; k < n; ++k) {
+      g[k] = static_cast<real_t>(clamp_to(lower + (upper - lower) * uniform01(rng), lower, upper));
+      v[k] = g[k];
+    }
+    store_genes(genes + static_cast<Dim>(slots[row]) * pitch + j0, n, g);
+  }
+  __device__ void finish(int row, const typename Fn::Partial& p) const {
+    sink.write(slots[row], row, p);
+  }
+};
+
+// A batch of BLX-alpha children (+ BGA mutation) written into their padding slots, fused with
+// their evaluation: the child is never read back.
+template <class Fn>
+struct CrossoverOp {
+  static constexpr bool kUsesRng = true;
+  static constexpr bool kAdvancesRng = true;
+  real_t* genes;
+  Dim pitch;
+  const ChildSpec* children;
+  double alpha, lower, upper;
+  FitnessSink<Fn> sink;
+  __device__ bool active() const { return true; }
+  __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
+    const ChildSpec spec = children[row];
+    real_t a[kVec], b[kVec], c[kVec];
+    load_genes(genes + static_cast<Dim>(spec.mother) * pitch + j0, n, a);
+    load_genes(genes + static_cast<Dim>(spec.father) * pitch + j0, n, b);
+    for (int k = 0; k < n; ++k) {
+      c[k] = blx_alpha_gene(a[k], b[k], alpha, lower, upper, uniform01(rng));
+      if (j0 + k == spec.mutated_gene) c[k] = bga_mutate_gene(c[k], spec.mutation_step, lower, upper);
+      v[k] = c[k];
+    }
+    store_genes(genes + static_cast<Dim>(spec.slot) * pitch + j0, n, c);
+  }
+  __device__ void finish(int row, const typename Fn::Partial& p) const {
+    sink.write(children[row].slot, row, p);
+  }
+};
+
+// f of stored slots (after a host write).
+template <class Fn>
+struct EvaluateOp {
+  static constexpr bool kUsesRng = false;
+  static constexpr bool kAdvancesRng = false;
+  const real_t* genes;
+  Dim pitch;
+  const int* slots;
+  FitnessSink<Fn> sink;
+  __device__ bool active() const { return true; }
+  __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState&) const {
+    real_t x[kVec];
+    load_genes(genes + static_cast<Dim>(slots[row]) * pitch + j0, n, x);
+    for (int k = 0; k < n; ++k) v[k] = x[k];
+  }
+  __device__ void finish(int row, const typename Fn::Partial& p) const {
+    sink.write(slots[row], row, p);
+  }
+};
+
+// Euclidean distance between slots from[row] and to[row] (NAM), all pairs of a batch at once.
+struct DistanceOp {
+  static constexpr bool kUsesRng = false;
+  static constexpr bool kAdvancesRng = false;
+  const real_t* genes;
+  Dim pitch;
+  const int* from;
+  const int* to;
+  double* row_out;
+  __device__ bool active() const { return true; }
+  __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState&) const {
+    real_t a[kVec], b[kVec];
+    load_genes(genes + static_cast<Dim>(from[row]) * pitch + j0, n, a);
+    load_genes(genes + static_cast<Dim>(to[row]) * pitch + j0, n, b);
+    for (int k = 0; k < n; ++k) v[k] = static_cast<double>(a[k]) - static_cast<double>(b[k]);
+  }
+  __device__ void finish(int row, const SumPartial& p) const { row_out[row] = sqrt(p.sum); }
+};
+
+// Distance of a slot to the optimum o (the paper's second quality measure).
+struct OptimumDistanceOp {
+  static constexpr bool kUsesRng = false;
+  static constexpr bool kAdvancesRng = false;
+  const real_t* genes;
+  Dim pitch;
+  int slot;
+  Shift shift;
+  double* row_out;
+  __device__ bool active() const { return true; }
+  __device__ void produce(int, Dim j0, int n, double (&v)[kVec], curandState&) const {
+    real_t x[kVec];
+    load_genes(genes + static_cast<Dim>(slot) * pitch + j0, n, x);
+    for (int k = 0; k < n; ++k)
+      v[k] = static_cast<double>(x[k]) - static_cast<double>(shift(j0 + k));
+  }
+  __device__ void finish(int row, const SumPartial& p) const { row_out[row] = sqrt(p.sum); }
+};
+
+}  // namespace chainsaw::device

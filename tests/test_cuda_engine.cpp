@@ -1,0 +1,325 @@
+// GPU backend against the host implementation and the algorithm's rules. Every test skips
+// without a usable GPU (CI has none); they run on the device machine (bench/results/ says when).
+#if defined(CHAINSAW_CUDA)
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "core/cuda_engine.hpp"
+#include "core/error.hpp"
+#include "core/device_info.hpp"
+#include "core/ma_sw_chains.hpp"
+#include "fitness/host_fitness.hpp"
+
+namespace chainsaw {
+namespace {
+
+#define REQUIRE_GPU()                                                   \
+  do {                                                                  \
+    if (!query_cuda_device().available) GTEST_SKIP() << "no CUDA GPU"; \
+  } while (0)
+
+Config small_config(const std::string& function, Dim dim) {
+  Config c;
+  c.function = function;
+  c.dim = dim;
+  c.max_evaluations = 5000;
+  c.seed = 7;
+  return c;
+}
+
+std::vector<real_t> random_genes(const Problem& p, std::uint64_t key) {
+  CounterRng rng(key);
+  std::vector<real_t> x(static_cast<size_t>(p.dim));
+  for (auto& g : x) g = static_cast<real_t>(p.lower + p.width() * rng.uniform());
+  return x;
+}
+
+const Dim kDims[] = {1, 7, 1000, 4097, 100003};
+
+TEST(CudaFitness, EqualsHostFloat64ReductionAtRandomPointsForEveryFunctionAndSize) {
+  REQUIRE_GPU();
+  for (const auto& info : all_functions()) {
+    for (Dim dim : kDims) {
+      const Config config = small_config(info.name, dim);
+      const Problem problem = Problem::make(info.name, dim, 11);
+      CudaEngine engine(config, problem);
+      for (int slot = 0; slot < 3; ++slot) {
+        const auto x = random_genes(problem, 100 + slot + dim);
+        engine.write_genes(slot, x.data());
+        const double ref = evaluate_host(problem, x.data());
+        const double got = engine.fitness(slot);
+        EXPECT_NEAR(got, ref, 1e-6 * std::fabs(ref) + 1e-9) << info.name << " dim " << dim;
+      }
+    }
+  }
+}
+
+TEST(CudaFitness, OptimumIsMinus330ForEveryFunction) {
+  REQUIRE_GPU();
+  for (const auto& info : all_functions()) {
+    const Problem problem = Problem::make(info.name, 4099, 3);
+    CudaEngine engine(small_config(info.name, 4099), problem);
+    std::vector<real_t> o(static_cast<size_t>(problem.dim));
+    for (Dim j = 0; j < problem.dim; ++j) o[j] = problem.shift(j);
+    engine.write_genes(0, o.data());
+    EXPECT_EQ(engine.fitness(0), -330.0) << info.name;
+    EXPECT_EQ(engine.distance_to_optimum(0), 0.0) << info.name;
+  }
+}
+
+TEST(CudaFitness, BitIdenticalRunAfterRun) {
+  REQUIRE_GPU();
+  const Problem problem = Problem::make("schwefel12", 1000003, 5);
+  CudaEngine engine(small_config("schwefel12", problem.dim), problem);
+  const auto x = random_genes(problem, 9);
+  engine.write_genes(0, x.data());
+  const double first = engine.fitness(0);
+  for (int i = 0; i < 5; ++i) {
+    engine.write_genes(0, x.data());
+    EXPECT_EQ(engine.fitness(0), first);
+  }
+  EXPECT_NEAR(first, evaluate_host(problem, x.data()), 1e-6 * std::fabs(first));
+}
+
+TEST(CudaCrossover, ChildrenAreWrittenInsideBlxBoundsWithTheirFitness) {
+  REQUIRE_GPU();
+  const Dim dim = 10007;
+  const Problem problem = Problem::make("rastrigin", dim, 2);
+  Config config = small_config("rastrigin", dim);
+  CudaEngine engine(config, problem);
+  std::vector<real_t> a = random_genes(problem, 1), b = random_genes(problem, 2);
+  engine.write_genes(0, a.data());
+  engine.write_genes(1, b.data());
+  // Poison the padding slots: a gene the kernel fails to write stays out of the BLX interval.
+  std::vector<real_t> poison(static_cast<size_t>(dim), static_cast<real_t>(1e30));
+  std::vector<ChildSpec> specs;
+  for (int c = 0; c < config.batch; ++c) {
+    const int slot = config.population_size + c;
+    engine.write_genes(slot, poison.data());
+    ChildSpec s;
+    s.mother = c % 2;
+    s.father = 1 - c % 2;
+    s.slot = slot;
+    specs.push_back(s);
+  }
+  std::vector<double> fitness(specs.size());
+  engine.make_children(specs.data(), static_cast<int>(specs.size()), fitness.data());
+  std::vector<real_t> child(static_cast<size_t>(dim));
+  for (size_t c = 0; c < specs.size(); ++c) {
+    engine.read_genes(specs[c].slot, child.data());
+    for (Dim j = 0; j < dim; ++j) {
+      const double lo = std::min(a[j], b[j]), hi = std::max(a[j], b[j]);
+      const double spread = config.blx_alpha * (hi - lo);
+      ASSERT_GE(child[j], std::max(problem.lower, lo - spread) - 1e-5) << "gene " << j;
+      ASSERT_LE(child[j], std::min(problem.upper, hi + spread) + 1e-5) << "gene " << j;
+    }
+    const double ref = evaluate_host(problem, child.data());
+    EXPECT_NEAR(fitness[c], ref, 1e-6 * std::fabs(ref));
+    EXPECT_EQ(engine.fitness(specs[c].slot), fitness[c]);
+  }
+}
+
+TEST(CudaCrossover, MutationMovesExactlyTheChosenGene) {
+  REQUIRE_GPU();
+  const Dim dim = 3001;
+  const Problem problem = Problem::make("sumsquares", dim, 4);
+  CudaEngine engine(small_config("sumsquares", dim), problem);
+  const auto a = random_genes(problem, 5);
+  engine.write_genes(0, a.data());
+  engine.write_genes(1, a.data());  // identical parents: BLX returns the parent exactly
+  ChildSpec s{0, 1, 60, 1234, 0.75};
+  double f;
+  engine.make_children(&s, 1, &f);
+  std::vector<real_t> child(static_cast<size_t>(dim));
+  engine.read_genes(60, child.data());
+  for (Dim j = 0; j < dim; ++j) {
+    if (j == 1234)
+      EXPECT_NEAR(child[j], std::min(problem.upper, a[j] + 0.75), 1e-5);
+    else
+      EXPECT_EQ(child[j], a[j]) << j;
+  }
+}
+
+TEST(CudaDistances, EqualHostDistancesForAWholeBatch) {
+  REQUIRE_GPU();
+  const Dim dim = 50021;
+  const Problem problem = Problem::make("griewank", dim, 8);
+  CudaEngine engine(small_config("griewank", dim), problem);
+  std::vector<std::vector<real_t>> xs;
+  for (int s = 0; s < 10; ++s) {
+    xs.push_back(random_genes(problem, 40 + s));
+    engine.write_genes(s, xs.back().data());
+  }
+  std::vector<int> from, to;
+  for (int i = 0; i < 60; ++i) {
+    from.push_back(i % 10);
+    to.push_back((i * 7 + 3) % 10);
+  }
+  std::vector<double> d(from.size());
+  engine.distances(from.data(), to.data(), static_cast<int>(from.size()), d.data());
+  for (size_t i = 0; i < from.size(); ++i) {
+    double ref = 0.0;
+    for (Dim j = 0; j < dim; ++j) {
+      const double diff = static_cast<double>(xs[from[i]][j]) - xs[to[i]][j];
+      ref += diff * diff;
+    }
+    EXPECT_NEAR(d[i], std::sqrt(ref), 1e-9 * std::sqrt(ref) + 1e-12);
+  }
+}
+
+TEST(CudaSort, OrdersEverySlotByFitnessThenSlot) {
+  REQUIRE_GPU();
+  const Problem problem = Problem::make("rastrigin", 100, 1);
+  Config config = small_config("rastrigin", 100);
+  CudaEngine engine(config, problem);
+  std::vector<int> slots(static_cast<size_t>(config.population_size));
+  std::iota(slots.begin(), slots.end(), 0);
+  std::vector<double> f(slots.size());
+  engine.initialize(slots, f.data());
+  // Two equal fitness values: the lower slot must come first.
+  const auto x = random_genes(problem, 3);
+  engine.write_genes(5, x.data());
+  engine.write_genes(2, x.data());
+  std::vector<int> order(static_cast<size_t>(config.capacity()), -1);
+  engine.sort_slots(order.data());
+  std::vector<int> expected(order.size());
+  std::iota(expected.begin(), expected.end(), 0);
+  std::vector<double> all(order.size());
+  for (int s = 0; s < config.capacity(); ++s) all[s] = engine.fitness(s);
+  std::stable_sort(expected.begin(), expected.end(),
+                   [&](int a, int b) { return all[a] < all[b]; });
+  EXPECT_EQ(order, expected);
+}
+
+// One Solis-Wets step at a time: the device's decisions must follow the host rules.
+TEST(CudaSolisWets, StepsFollowTheHostRules) {
+  REQUIRE_GPU();
+  const Dim dim = 20011;
+  const Problem problem = Problem::make("rastrigin", dim, 6);
+  Config config = small_config("rastrigin", dim);
+  CudaEngine engine(config, problem);
+  const auto x0 = random_genes(problem, 77);
+  engine.write_genes(0, x0.data());
+  LocalSearchRequest req;
+  req.slot = 0;
+  req.fitness = engine.fitness(0);
+  req.state.rho = 0.05;
+  req.continue_chain = false;
+  req.evaluations = 2;
+  std::vector<real_t> x(static_cast<size_t>(dim)), bias(x.size()), x2(x.size()), bias2(x.size());
+  int successes = 0, failures = 0;
+  for (int step = 0; step < 40; ++step) {
+    engine.read_genes(0, x.data());
+    engine.read_bias(0, bias.data());
+    if (!req.continue_chain) std::fill(bias.begin(), bias.end(), real_t{0});
+    const LocalSearchResult r = engine.solis_wets(req);
+    engine.read_genes(0, x2.data());
+    engine.read_bias(0, bias2.data());
+    ASSERT_LE(r.fitness, req.fitness);
+    ASSERT_EQ(r.evaluations, 2);
+    EXPECT_NEAR(r.fitness, evaluate_host(problem, x2.data()), 1e-6 * std::fabs(r.fitness));
+    SolisWetsState expected = req.state;
+    if (r.fitness < req.fitness) {
+      ++successes;
+      sw_adapt(expected, SwOutcome::kForwardSuccess, config.solis_wets);
+      // x moved by +-(bias + dif); recover dif per gene and check the bias update formula.
+      int forward_ok = 0, backward_ok = 0;
+      for (Dim j = 0; j < dim; ++j) {
+        if (x2[j] <= problem.lower || x2[j] >= problem.upper) continue;  // clipped
+        const double dif_f = static_cast<double>(x2[j]) - x[j] - bias[j];
+        const double dif_b = static_cast<double>(x[j]) - x2[j] - bias[j];
+        forward_ok += std::fabs(bias2[j] - (0.2 * bias[j] + 0.4 * (dif_f + bias[j]))) < 1e-4;
+        backward_ok += std::fabs(bias2[j] - (bias[j] - 0.4 * (dif_b + bias[j]))) < 1e-4;
+      }
+      EXPECT_GT(std::max(forward_ok, backward_ok), dim * 9 / 10) << "step " << step;
+    } else {
+      ++failures;
+      sw_adapt(expected, SwOutcome::kFailure, config.solis_wets);
+      EXPECT_EQ(x2, x);
+      for (Dim j = 0; j < dim; ++j) ASSERT_EQ(bias2[j], static_cast<real_t>(0.5 * bias[j]));
+    }
+    EXPECT_EQ(r.state.rho, expected.rho) << "step " << step;
+    EXPECT_EQ(r.state.successes, expected.successes);
+    EXPECT_EQ(r.state.failures, expected.failures);
+    req.fitness = r.fitness;
+    req.state = r.state;
+    req.continue_chain = true;
+  }
+  EXPECT_GT(successes, 0);
+  EXPECT_GT(failures, 0);
+}
+
+TEST(CudaSolisWets, ApplicationSpendsExactlyItsEvaluationsWithFewHostSyncs) {
+  REQUIRE_GPU();
+  const Problem problem = Problem::make("sumsquares", 100000, 6);
+  CudaEngine engine(small_config("sumsquares", 100000), problem);
+  const auto x0 = random_genes(problem, 1);
+  engine.write_genes(3, x0.data());
+  for (std::int64_t evals : {1, 7, 500}) {
+    LocalSearchRequest req;
+    req.slot = 3;
+    req.fitness = engine.fitness(3);
+    req.state.rho = 0.2;
+    req.evaluations = evals;
+    const auto r = engine.solis_wets(req);
+    EXPECT_EQ(r.evaluations, evals);
+    EXPECT_LE(r.fitness, req.fitness);
+    EXPECT_LE(engine.last_ls_host_syncs(), 2 + static_cast<int>(std::log2(evals)));
+    EXPECT_EQ(engine.fitness(3), r.fitness);
+  }
+}
+
+RunResult run_cuda(const Config& config) {
+  const Problem problem = Problem::make(config.function, config.dim, config.effective_problem_seed());
+  CudaEngine engine(config, problem);
+  MaSwChains algorithm(config, problem, engine);
+  return algorithm.run();
+}
+
+TEST(CudaRun, SameSeedSameGpuGivesBitIdenticalResults) {
+  REQUIRE_GPU();
+  for (const char* fn : {"rastrigin", "schwefel12"}) {
+    Config config = small_config(fn, 30011);
+    config.max_evaluations = 4000;
+    const RunResult a = run_cuda(config);
+    const RunResult b = run_cuda(config);
+    EXPECT_EQ(a.best_fitness, b.best_fitness) << fn;
+    EXPECT_EQ(a.distance_to_optimum, b.distance_to_optimum) << fn;
+    EXPECT_EQ(a.counters.evaluations, 4000);
+    EXPECT_EQ(a.counters.ls_evaluations, b.counters.ls_evaluations);
+  }
+}
+
+TEST(CudaRun, SearchImprovesFarBelowTheInitialBest) {
+  REQUIRE_GPU();
+  Config config = small_config("rastrigin", 1000);
+  config.max_evaluations = 50;
+  const double initial = run_cuda(config).best_fitness;
+  config.max_evaluations = 100000;
+  const double final_best = run_cuda(config).best_fitness;
+  EXPECT_LT(final_best, initial - 0.5 * (initial + 330.0)) << initial << " -> " << final_best;
+}
+
+TEST(CudaEngineMemory, APopulationThatDoesNotFitIsRefusedWithItsSizes) {
+  REQUIRE_GPU();
+  Config config = small_config("rastrigin", Dim{1} << 33);
+  const Problem problem = Problem::make("rastrigin", config.dim, 1);
+  try {
+    CudaEngine engine(config, problem);
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("does not fit in GPU memory"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace chainsaw
+
+#endif  // CHAINSAW_CUDA
