@@ -97,7 +97,8 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   DeviceMemoryPlan plan;
   plan.genes = slot_genes * sizeof(real_t);
   plan.bias = slot_genes * sizeof(real_t);
-  plan.rng_states = launch.rng_states * sizeof(curandState);
+  plan.rng_states = (launch.rng_states + static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
+                    sizeof(curandState);
   plan.scratch = launch.partial_slots * sizeof(PrefixSquarePartial) +
                  sort_temp_bytes(config.capacity()) +
                  static_cast<std::size_t>(config.capacity()) * (3 * sizeof(double) + 2 * sizeof(int)) +
@@ -120,6 +121,7 @@ struct CudaEngine::Impl {
   DeviceBuffer<real_t> genes, bias;
   DeviceBuffer<double> fitness, sorted_fitness, row_out;
   DeviceBuffer<curandState> rng;
+  DeviceBuffer<curandState> rng_alt;  // Solis-Wets: the states after a step's forward move
   DeviceBuffer<unsigned char> partials, sort_temp;
   DeviceBuffer<unsigned> tickets;
   DeviceBuffer<ChildSpec> specs;
@@ -154,6 +156,7 @@ struct CudaEngine::Impl {
     sorted_fitness = DeviceBuffer<double>(capacity);
     row_out = DeviceBuffer<double>(launch.max_rows);
     rng = DeviceBuffer<curandState>(launch.rng_states);
+    rng_alt = DeviceBuffer<curandState>(static_cast<std::size_t>(launch.single.blocks_x) * kThreads);
     partials = DeviceBuffer<unsigned char>(launch.partial_slots * sizeof(PrefixSquarePartial));
     sort_temp = DeviceBuffer<unsigned char>(std::max<std::size_t>(1, sort_temp_bytes(capacity)));
     tickets = DeviceBuffer<unsigned>(launch.max_rows);
@@ -189,12 +192,13 @@ struct CudaEngine::Impl {
   }
 
   template <class Term, class Op>
-  void launch_reduce(const Op& op, const Term& term, const ReduceShape& shape, int rows) {
+  void launch_reduce(const Op& op, const Term& term, const ReduceShape& shape, int rows,
+                     curandState* rng_in = nullptr, curandState* rng_out = nullptr) {
     CHAINSAW_EXPECTS(rows >= 1 && rows <= launch.max_rows, "batched launch exceeds its rows");
     const dim3 grid(static_cast<unsigned>(shape.blocks_x), static_cast<unsigned>(rows));
     device::produce_reduce_kernel<Term, Op><<<grid, kThreads, 0, stream.get()>>>(
-        op, term, shape, rng.data(), reinterpret_cast<typename Term::Partial*>(partials.data()),
-        tickets.data());
+        op, term, shape, rng_in ? rng_in : rng.data(), rng_out ? rng_out : rng.data(),
+        reinterpret_cast<typename Term::Partial*>(partials.data()), tickets.data());
     CHAINSAW_CUDA_CHECK_LAUNCH();
   }
 
@@ -272,8 +276,10 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   if (!request.continue_chain)
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias, 0, sizeof(real_t) * m.dim, s));
   device::SwDeviceState& h = m.host_sw[0];
-  h = device::SwDeviceState{request.fitness,     request.state.rho,      0, request.evaluations,
-                            request.state.successes, request.state.failures, device::kSwIdle};
+  h = device::SwDeviceState{request.fitness,         request.state.rho,
+                            0,                       request.evaluations,
+                            request.state.successes, request.state.failures,
+                            device::kSwIdle,         0};
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.sw_state.data(), &h, sizeof(h), cudaMemcpyHostToDevice, s));
 
   m.last_ls_syncs = 0;
@@ -286,15 +292,18 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
     backward.forward = false;
     const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
                                   m.problem.upper,   m.sw_params, m.fitness.data(), request.slot};
+    curandState* buffers[2] = {m.rng.data(), m.rng_alt.data()};
     std::int64_t left = request.evaluations;
     while (left > 0) {
       // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
       // budget and at least halve what is left: few host syncs per application.
       const std::int64_t steps = (left + 1) / 2;
       for (std::int64_t k = 0; k < steps; ++k) {
-        m.launch_reduce(forward, term, m.launch.single, 1);
-        m.launch_reduce(backward, term, m.launch.single, 1);
-        m.launch_reduce(apply, device::NoTerm{}, m.launch.single, 1);
+        curandState* current = buffers[(h.rng_parity + k) & 1];
+        curandState* next = buffers[(h.rng_parity + k + 1) & 1];
+        m.launch_reduce(forward, term, m.launch.single, 1, current, next);
+        m.launch_reduce(backward, term, m.launch.single, 1, current, current);
+        m.launch_reduce(apply, device::NoTerm{}, m.launch.single, 1, current, current);
       }
       CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
       m.stream.synchronize();
@@ -302,6 +311,10 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       left = h.budget - h.evaluations;
     }
   });
+
+  if (h.rng_parity == 1)  // the current states ended in the spare buffer: bring them home
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rng.data(), m.rng_alt.data(), m.rng_alt.bytes(),
+                                      cudaMemcpyDeviceToDevice, s));
 
   LocalSearchResult result;
   result.fitness = h.f_current;

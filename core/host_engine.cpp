@@ -16,6 +16,9 @@ namespace {
 Dim chunk_end(Dim chunk, Dim dim) { return std::min(dim, (chunk + 1) * kHostChunk); }
 }  // namespace
 
+// Every parallel region has an `if`: a region costs microseconds to open (milliseconds on a
+// loaded machine), more than a single 4096-gene chunk takes to compute.
+
 HostEngine::HostEngine(const Config& config, const Problem& problem)
     : problem_(problem),
       dim_(problem.dim),
@@ -45,7 +48,7 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
   visit_function(problem_.function, [&](auto fn) {
     using Fn = decltype(fn);
     std::vector<typename Fn::Partial> partials(static_cast<size_t>(count * chunks));
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (count * chunks > 1)
     for (Dim i = 0; i < count; ++i) {
       for (Dim c = 0; c < chunks; ++c) {
         real_t* x = genes_of(slots[static_cast<size_t>(i)]);
@@ -68,7 +71,7 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
 void HostEngine::distances(const int* from, const int* to, int count, double* out) {
   const Dim chunks = host_chunk_count(dim_);
   std::vector<double> partials(static_cast<size_t>(count * chunks));
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (count * chunks > 1)
   for (Dim i = 0; i < count; ++i) {
     for (Dim c = 0; c < chunks; ++c) {
       const real_t* a = genes_of(from[i]);
@@ -96,7 +99,7 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
   visit_function(problem_.function, [&](auto fn) {
     using Fn = decltype(fn);
     std::vector<typename Fn::Partial> partials(static_cast<size_t>(count * chunks));
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (count * chunks > 1)
     for (Dim i = 0; i < count; ++i) {
       for (Dim c = 0; c < chunks; ++c) {
         const ChildSpec& spec = children[i];
@@ -140,7 +143,7 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
       real_t* cur = current_.data();
       real_t* cand = candidate_.data();
       real_t* dif = dif_.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (chunks > 1)
       for (Dim c = 0; c < chunks; ++c) {
         CounterRng rng(chunk_key(RngPurpose::kSolisWets, op, c));
         partials[c] =
@@ -158,7 +161,7 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
     };
     auto update_bias = [&](SwOutcome outcome) {
       const real_t* dif = dif_.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (dim_ > kHostChunk)
       for (Dim j = 0; j < dim_; ++j) {
         if (outcome == SwOutcome::kForwardSuccess)
           bias[j] = sw_bias_after_forward_success(bias[j], dif[j]);
@@ -223,7 +226,7 @@ double HostEngine::distance_to_optimum(int slot) {
   const real_t* x = genes_of(slot);
   const Dim chunks = host_chunk_count(dim_);
   std::vector<double> partials(static_cast<size_t>(chunks));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (chunks > 1)
   for (Dim c = 0; c < chunks; ++c) {
     double sum = 0.0;
     for (Dim j = c * kHostChunk, end = chunk_end(c, dim_); j < end; ++j) {

@@ -2,18 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "localsearch/ls_chain.hpp"
 #include "ssga/ssga.hpp"
 
 namespace chainsaw {
 
+// n solves n_LS + I_str = r (n_GA + n + n_LS + I_str). The reference code's calculateFrec has
+// r and 1 - r the other way round because its `effort` is the GA's share, not the LS's.
 std::int64_t ssga_evaluations_for_ratio(std::int64_t ga_evaluations, std::int64_t ls_evaluations,
                                         std::int64_t ls_intensity, double ls_ratio) {
+  if (ls_ratio <= 0.0) return std::numeric_limits<std::int64_t>::max();  // no LS: all to the GA
   const double total_after_ls = static_cast<double>(ga_evaluations + ls_evaluations + ls_intensity);
   return static_cast<std::int64_t>(
-      std::floor((ls_ratio * total_after_ls - static_cast<double>(ga_evaluations)) /
-                 (1.0 - ls_ratio)));
+      std::floor(((1.0 - ls_ratio) * total_after_ls - static_cast<double>(ga_evaluations)) /
+                 ls_ratio));
 }
 
 MaSwChains::MaSwChains(const Config& config, const Problem& problem, Engine& engine)

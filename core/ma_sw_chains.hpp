@@ -43,8 +43,9 @@ struct RunResult {
   PhaseTimers phases;
 };
 
-// n_frec before each SSGA phase, the reference code's rule: the GA gets what keeps the LS share
-// at r once the next I_str LS evaluations are spent (<= 0: no GA this round).
+// n_frec before each SSGA phase, the reference code's rule with r the LS share: the GA gets what
+// keeps the LS share at r once the next I_str LS evaluations are spent (<= 0: no GA this round;
+// r = 0: no limit).
 std::int64_t ssga_evaluations_for_ratio(std::int64_t ga_evaluations, std::int64_t ls_evaluations,
                                         std::int64_t ls_intensity, double ls_ratio);
 

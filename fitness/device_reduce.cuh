@@ -10,7 +10,9 @@
 // and hands the row's result to the operation: no second kernel launch.
 //
 // An operation (Op) supplies:  bool active() const  (false: the launch is a no-op, read by all
-// blocks before any of them changes state), produce(row, j0, n, v, rng) filling v[0..n) with
+// blocks before any of them changes state), kUsesRng and stores_rng() (each thread loads its
+// cuRAND state from rng_in and, if asked, stores the advanced one to rng_out),
+// produce(row, j0, n, v, rng) filling v[0..n) with
 // the values to reduce for genes j0..j0+n (and writing whatever genes it makes), and
 // finish(row, partial) run by one thread once the row is reduced.
 #pragma once
@@ -26,7 +28,9 @@ namespace chainsaw::device {
 
 inline constexpr int kThreads = 256;
 inline constexpr int kWarps = kThreads / 32;
-inline constexpr int kVec = 16 / static_cast<int>(sizeof(real_t));  // genes per 16-byte access
+// Each lane takes 32 consecutive bytes of a tile as two independent 16-byte loads.
+inline constexpr int kLaneBytes = 32;
+inline constexpr int kVec = kLaneBytes / static_cast<int>(sizeof(real_t));
 inline constexpr int kWarpTile = 32 * kVec;
 
 // Row pitch in genes: rows start 128-byte aligned, so 16-byte accesses are always aligned.
@@ -113,8 +117,9 @@ __device__ Partial block_reduce_ordered(const Partial* items, int count, Partial
 
 template <class Term, class Op>
 __global__ void __launch_bounds__(kThreads)
-    produce_reduce_kernel(Op op, Term term, ReduceShape shape, curandState* rng_states,
-                          typename Term::Partial* block_partials, unsigned* tickets) {
+    produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
+                          curandState* rng_out, typename Term::Partial* block_partials,
+                          unsigned* tickets) {
   using Partial = typename Term::Partial;
   if (!op.active()) return;
 
@@ -124,7 +129,7 @@ __global__ void __launch_bounds__(kThreads)
   const std::size_t thread_id =
       (static_cast<std::size_t>(row) * gridDim.x + blockIdx.x) * kThreads + threadIdx.x;
   curandState rng;
-  if (Op::kUsesRng) rng = rng_states[thread_id];
+  if (Op::kUsesRng) rng = rng_in[thread_id];
 
   const Dim tiles = (shape.dim + kWarpTile - 1) / kWarpTile;
   const Dim first_tile = (static_cast<Dim>(blockIdx.x) * kWarps + warp) * shape.tiles_per_warp;
@@ -141,15 +146,19 @@ __global__ void __launch_bounds__(kThreads)
     if (n > 0) op.produce(row, j0, n, v, rng);
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
-      for (int k = 0; k < n; ++k) term.accumulate(tile_partial, v[k], j0 + k);
+      #pragma unroll
+      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+        if (k < n) term.accumulate(tile_partial, v[k], j0 + k);
       tile_partial = warp_reduce_ordered(tile_partial);
       if (lane == 0)
         warp_partial = tile == first_tile ? tile_partial : Partial::combine(warp_partial, tile_partial);
     } else {
-      for (int k = 0; k < n; ++k) term.accumulate(lane_partial, v[k], j0 + k);
+      #pragma unroll
+      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+        if (k < n) term.accumulate(lane_partial, v[k], j0 + k);
     }
   }
-  if (Op::kAdvancesRng) rng_states[thread_id] = rng;
+  if (Op::kUsesRng && op.stores_rng()) rng_out[thread_id] = rng;
   if constexpr (!Partial::kOrdered) warp_partial = warp_reduce_ordered(lane_partial);
 
   __shared__ Partial warp_results[kWarps];

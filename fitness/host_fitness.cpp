@@ -7,7 +7,7 @@ double evaluate_host(const Problem& problem, const real_t* x) {
     using Fn = decltype(fn);
     const Dim chunks = host_chunk_count(problem.dim);
     std::vector<typename Fn::Partial> partials(static_cast<size_t>(chunks));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (chunks > 1)
     for (Dim c = 0; c < chunks; ++c) {
       const Dim begin = c * kHostChunk;
       const Dim end = begin + kHostChunk < problem.dim ? begin + kHostChunk : problem.dim;

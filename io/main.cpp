@@ -1,1 +1,3 @@
-int main() { return 0; }
+#include "io/cli.hpp"
+
+int main(int argc, char** argv) { return chainsaw::cli_main(argc, argv); }

@@ -7,10 +7,12 @@
 //   backward : only if asked: x'' = clip(x - bias - dif), evaluated; decides success/failure
 //   apply    : moves x and updates bias as decided, then adapts rho and the counters
 //
-// dif is never stored: every launch restores the same per-thread XORWOW state and draws the same
-// normals; only `apply` keeps the advanced state. A candidate is never stored either: `apply`
-// recomputes the accepted move from x, bias and dif (clipping is deterministic), so a step moves
-// 2 vectors per evaluation plus the update instead of 4-5.
+// dif is never stored: every launch of a step restores the same per-thread XORWOW states and
+// draws the same normals. `forward` stores the advanced states into the other of two buffers
+// (the host alternates them per step; the device counts the flips in rng_parity), so `apply`
+// needs no normals after a failure. A candidate is never stored either: `apply` recomputes the
+// accepted move from x, bias and dif (clipping is deterministic), so a step moves 2 vectors per
+// evaluation plus the update instead of 4-5.
 #pragma once
 
 #include "localsearch/solis_wets.hpp"
@@ -35,12 +37,13 @@ struct SwDeviceState {
   int successes;
   int failures;
   int phase;
+  int rng_parity;  // how many forward moves ran, mod 2: which RNG buffer is current
 };
 
 template <class Fn>
 struct SwMoveOp {
   static constexpr bool kUsesRng = true;
-  static constexpr bool kAdvancesRng = false;
+  __device__ bool stores_rng() const { return forward; }
   bool forward;
   SwDeviceState* state;
   const real_t* x;
@@ -56,7 +59,9 @@ struct SwMoveOp {
     load_genes(x + j0, n, xs);
     load_genes(bias + j0, n, bs);
     const real_t rho = static_cast<real_t>(state->rho);
-    for (int k = 0; k < n; ++k) {
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) {
       const real_t dif = rho * normal01(rng);
       v[k] = forward ? sw_forward_gene(xs[k], bs[k], dif, lower, upper)
                      : sw_backward_gene(xs[k], bs[k], dif, lower, upper);
@@ -66,6 +71,7 @@ struct SwMoveOp {
     const double f = Fn::finish(p, dim) + kFBias;
     SwDeviceState s = *state;
     ++s.evaluations;
+    if (forward) s.rng_parity ^= 1;
     if (f < s.f_current) {
       s.f_current = f;
       s.phase = forward ? kSwForwardSuccess : kSwBackwardSuccess;
@@ -80,7 +86,7 @@ struct SwMoveOp {
 
 struct SwApplyOp {
   static constexpr bool kUsesRng = true;
-  static constexpr bool kAdvancesRng = true;
+  __device__ bool stores_rng() const { return false; }
   SwDeviceState* state;
   real_t* x;
   real_t* bias;
@@ -91,17 +97,23 @@ struct SwApplyOp {
   __device__ bool active() const { return state->phase != kSwIdle; }
   __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState& rng) const {
     const int phase = state->phase;
-    const real_t rho = static_cast<real_t>(state->rho);
-    real_t xs[kVec], bs[kVec], dif[kVec];
-    for (int k = 0; k < n; ++k) dif[k] = rho * normal01(rng);  // keeps the stream in step
     if (phase == kSwNoDecision) return;
+    real_t xs[kVec], bs[kVec], dif[kVec];
     load_genes(bias + j0, n, bs);
     if (phase == kSwFailure) {
-      for (int k = 0; k < n; ++k) bs[k] = sw_bias_after_failure(bs[k]);
+      #pragma unroll
+      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+        if (k < n) bs[k] = sw_bias_after_failure(bs[k]);
     } else {
+      const real_t rho = static_cast<real_t>(state->rho);
+      #pragma unroll
+      for (int k = 0; k < kVec; ++k)  // the forward move's normals, drawn again
+        if (k < n) dif[k] = rho * normal01(rng);
       load_genes(x + j0, n, xs);
       const bool fwd = phase == kSwForwardSuccess;
-      for (int k = 0; k < n; ++k) {
+      #pragma unroll
+      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+        if (k < n) {
         xs[k] = fwd ? sw_forward_gene(xs[k], bs[k], dif[k], lower, upper)
                     : sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
         bs[k] = fwd ? sw_bias_after_forward_success(bs[k], dif[k])

@@ -11,23 +11,31 @@
 
 namespace chainsaw::device {
 
-// Loads/stores kVec genes as one 16-byte access when the run is whole (always aligned: rows
-// have a 32-gene pitch and runs start at multiples of kVec).
+// Loads/stores a lane's kVec genes as 16-byte accesses when the run is whole (always aligned:
+// rows have a 32-gene pitch and runs start at multiples of kVec).
+inline constexpr int kAccesses = kLaneBytes / 16;
 __device__ inline void load_genes(const real_t* p, int n, real_t (&out)[kVec]) {
   if (n == kVec) {
-    const uint4 raw = *reinterpret_cast<const uint4*>(p);
-    memcpy(out, &raw, sizeof(raw));
+    uint4 raw[kAccesses];
+#pragma unroll
+    for (int q = 0; q < kAccesses; ++q) raw[q] = reinterpret_cast<const uint4*>(p)[q];
+    memcpy(out, raw, sizeof(raw));
   } else {
-    for (int k = 0; k < n; ++k) out[k] = p[k];
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) out[k] = p[k];
   }
 }
 __device__ inline void store_genes(real_t* p, int n, const real_t (&in)[kVec]) {
   if (n == kVec) {
-    uint4 raw;
-    memcpy(&raw, in, sizeof(raw));
-    *reinterpret_cast<uint4*>(p) = raw;
+    uint4 raw[kAccesses];
+    memcpy(raw, in, sizeof(raw));
+#pragma unroll
+    for (int q = 0; q < kAccesses; ++q) reinterpret_cast<uint4*>(p)[q] = raw[q];
   } else {
-    for (int k = 0; k < n; ++k) p[k] = in[k];
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) p[k] = in[k];
   }
 }
 
@@ -64,7 +72,7 @@ struct FitnessSink {
 template <class Fn>
 struct InitializeOp {
   static constexpr bool kUsesRng = true;
-  static constexpr bool kAdvancesRng = true;
+  __device__ bool stores_rng() const { return true; }
   real_t* genes;
   Dim pitch;
   const int* slots;
@@ -73,7 +81,9 @@ struct InitializeOp {
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
     real_t g[kVec];
-    for (int k = 0; k < n; ++k) {
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) {
       g[k] = static_cast<real_t>(clamp_to(lower + (upper - lower) * uniform01(rng), lower, upper));
       v[k] = g[k];
     }
@@ -89,7 +99,7 @@ struct InitializeOp {
 template <class Fn>
 struct CrossoverOp {
   static constexpr bool kUsesRng = true;
-  static constexpr bool kAdvancesRng = true;
+  __device__ bool stores_rng() const { return true; }
   real_t* genes;
   Dim pitch;
   const ChildSpec* children;
@@ -101,7 +111,9 @@ struct CrossoverOp {
     real_t a[kVec], b[kVec], c[kVec];
     load_genes(genes + static_cast<Dim>(spec.mother) * pitch + j0, n, a);
     load_genes(genes + static_cast<Dim>(spec.father) * pitch + j0, n, b);
-    for (int k = 0; k < n; ++k) {
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) {
       c[k] = blx_alpha_gene(a[k], b[k], alpha, lower, upper, uniform01(rng));
       if (j0 + k == spec.mutated_gene) c[k] = bga_mutate_gene(c[k], spec.mutation_step, lower, upper);
       v[k] = c[k];
@@ -117,7 +129,7 @@ struct CrossoverOp {
 template <class Fn>
 struct EvaluateOp {
   static constexpr bool kUsesRng = false;
-  static constexpr bool kAdvancesRng = false;
+  __device__ bool stores_rng() const { return false; }
   const real_t* genes;
   Dim pitch;
   const int* slots;
@@ -126,7 +138,9 @@ struct EvaluateOp {
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState&) const {
     real_t x[kVec];
     load_genes(genes + static_cast<Dim>(slots[row]) * pitch + j0, n, x);
-    for (int k = 0; k < n; ++k) v[k] = x[k];
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) v[k] = x[k];
   }
   __device__ void finish(int row, const typename Fn::Partial& p) const {
     sink.write(slots[row], row, p);
@@ -136,7 +150,7 @@ struct EvaluateOp {
 // Euclidean distance between slots from[row] and to[row] (NAM), all pairs of a batch at once.
 struct DistanceOp {
   static constexpr bool kUsesRng = false;
-  static constexpr bool kAdvancesRng = false;
+  __device__ bool stores_rng() const { return false; }
   const real_t* genes;
   Dim pitch;
   const int* from;
@@ -147,7 +161,9 @@ struct DistanceOp {
     real_t a[kVec], b[kVec];
     load_genes(genes + static_cast<Dim>(from[row]) * pitch + j0, n, a);
     load_genes(genes + static_cast<Dim>(to[row]) * pitch + j0, n, b);
-    for (int k = 0; k < n; ++k) v[k] = static_cast<double>(a[k]) - static_cast<double>(b[k]);
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) v[k] = static_cast<double>(a[k]) - static_cast<double>(b[k]);
   }
   __device__ void finish(int row, const SumPartial& p) const { row_out[row] = sqrt(p.sum); }
 };
@@ -155,7 +171,7 @@ struct DistanceOp {
 // Distance of a slot to the optimum o (the paper's second quality measure).
 struct OptimumDistanceOp {
   static constexpr bool kUsesRng = false;
-  static constexpr bool kAdvancesRng = false;
+  __device__ bool stores_rng() const { return false; }
   const real_t* genes;
   Dim pitch;
   int slot;
@@ -165,7 +181,9 @@ struct OptimumDistanceOp {
   __device__ void produce(int, Dim j0, int n, double (&v)[kVec], curandState&) const {
     real_t x[kVec];
     load_genes(genes + static_cast<Dim>(slot) * pitch + j0, n, x);
-    for (int k = 0; k < n; ++k)
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n)
       v[k] = static_cast<double>(x[k]) - static_cast<double>(shift(j0 + k));
   }
   __device__ void finish(int row, const SumPartial& p) const { row_out[row] = sqrt(p.sum); }

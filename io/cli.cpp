@@ -1,0 +1,271 @@
+#include "io/cli.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <new>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "core/config.hpp"
+#include "core/device_info.hpp"
+#include "core/engine_factory.hpp"
+#include "core/error.hpp"
+#include "core/ma_sw_chains.hpp"
+#include "core/types.hpp"
+#include "fitness/problem.hpp"
+#include "io/output_file.hpp"
+#include "io/parse_value.hpp"
+#include "io/progress.hpp"
+#include "io/result_json.hpp"
+#include "io/version.hpp"
+
+namespace chainsaw {
+
+namespace {
+
+constexpr int kExitUserError = 2;
+constexpr int kExitInternalError = 1;
+
+// A flag whose text goes through our own parser (io/parse_value.hpp) rather than CLI11's, after
+// CLI11 has parsed the whole line: so `--help` wins over a bad value anywhere on the line.
+struct DeferredOption {
+  CLI::Option* option = nullptr;
+  std::string text;
+  std::function<void(const std::string&)> apply;
+};
+
+struct RunOptions {
+  Config config;
+  std::string output;  // empty: the JSON goes to stdout
+  bool quiet = false;
+  std::deque<DeferredOption> deferred;  // a deque: CLI11 keeps a reference to each text
+
+  // Throws UserError for the first bad value, in the order of `chainsaw run --help`.
+  void apply_deferred() {
+    for (DeferredOption& d : deferred)
+      if (d.option->count() > 0) d.apply(d.text);
+  }
+};
+
+void add_parsed(CLI::App& app, RunOptions& o, const std::string& flag, const std::string& help,
+                const std::string& type, const std::string& default_text,
+                std::function<void(const std::string&, const std::string&)> parse) {
+  DeferredOption& d = o.deferred.emplace_back();
+  d.apply = [flag, parse](const std::string& text) { parse(flag, text); };
+  d.option = app.add_option(flag, d.text, help)->type_name(type)->default_str(default_text);
+}
+
+template <class T, class Parser>
+void add_number(CLI::App& app, RunOptions& o, const std::string& flag, T& target,
+                const std::string& help, const std::string& type, Parser parser) {
+  add_parsed(app, o, flag, help, type, fmt::format("{}", target),
+             [&target, parser](const std::string& f, const std::string& text) {
+               target = static_cast<T>(parser(f, text));
+             });
+}
+
+void add_run_options(CLI::App& run, RunOptions& o) {
+  Config& c = o.config;
+  // The last occurrence wins, so a script can append an override to a fixed command line.
+  run.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  const char* kInt = "INT";
+  const char* kUint = "UINT";
+  const char* kReal = "REAL";
+
+  run.add_option("--function", c.function, "benchmark function (list: chainsaw functions)")
+      ->type_name("NAME")
+      ->capture_default_str();
+  add_number(run, o, "--dim", c.dim, "number of variables D", kInt, parse_int64);
+  add_number(run, o, "--evals", c.max_evaluations,
+             "evaluation budget, the initial population included; the run stops at exactly this "
+             "many",
+             kInt, parse_int64);
+  add_number(run, o, "--seed", c.seed, "seed of every random decision", kUint, parse_uint64);
+  add_number(run, o, "--problem-seed", c.problem_seed,
+             "seed of the shift o (where the optimum lies); 0: the run's --seed", kUint,
+             parse_uint64);
+  add_parsed(run, o, "--backend", "where to run: auto takes the GPU when there is one",
+             "auto|cpu|cuda", backend_name(c.backend),
+             [&c](const std::string& f, const std::string& t) { c.backend = parse_backend(f, t); });
+  add_number(run, o, "--threads", c.threads, "OpenMP threads on the CPU; 0: OpenMP's default", kInt,
+             parse_int);
+  run.add_option("--output,-o", o.output, "result JSON file (written whole or not at all); "
+                                          "default: the JSON goes to stdout")
+      ->type_name("FILE");
+  run.add_flag("--quiet,-q", o.quiet, "no progress line and no summary line");
+
+  add_number(run, o, "--population", c.population_size, "population size N", kInt, parse_int);
+  add_number(run, o, "--batch", c.batch, "children per crossover batch (padding slots)", kInt,
+             parse_int);
+  add_number(run, o, "--blx-alpha", c.blx_alpha, "BLX-alpha crossover alpha", kReal, parse_real);
+  add_number(run, o, "--nam-candidates", c.nam_candidates,
+             "negative assortative mating: candidates for the second parent", kInt, parse_int);
+  add_number(run, o, "--mutation-probability", c.mutation_probability,
+             "BGA mutation probability per child", kReal, parse_real);
+  add_number(run, o, "--ls-intensity", c.ls_intensity,
+             "I_str: evaluations per Solis-Wets application", kInt, parse_int64);
+  add_number(run, o, "--ls-ratio", c.ls_ratio, "r_L/G: share of the evaluations spent in local search",
+             kReal, parse_real);
+  add_number(run, o, "--ls-threshold", c.ls_improvement_threshold,
+             "delta: relative improvement an LS application needs to keep its chain", kReal,
+             parse_real);
+  add_number(run, o, "--rho0", c.solis_wets.rho0, "Solis-Wets initial step size rho", kReal,
+             parse_real);
+  add_number(run, o, "--sw-successes", c.solis_wets.max_successes,
+             "consecutive Solis-Wets successes before rho doubles", kInt, parse_int);
+  add_number(run, o, "--sw-failures", c.solis_wets.max_failures,
+             "consecutive Solis-Wets failures before rho halves", kInt, parse_int);
+  add_parsed(run, o, "--rho-init",
+             "first rho of a new chain: fixed (--rho0) or neighbour (half the distance to the "
+             "nearest member / sqrt(D))",
+             "fixed|neighbour", rho_init_name(c.rho_init),
+             [&c](const std::string& f, const std::string& t) { c.rho_init = parse_rho_init(f, t); });
+  run.add_flag("--restart", c.restart,
+               "redraw all but the best when S_LS is empty and the random member's LS failed");
+}
+
+// The CPU backend keeps genes and a bias vector per slot; refuse up front what cannot fit
+// rather than be killed by the kernel half-way through the allocation.
+void check_host_memory(const Config& c) {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return;
+  const double available = static_cast<double>(pages) * static_cast<double>(page_size);
+  const double needed = (2.0 * c.capacity() + 3.0) * static_cast<double>(c.dim) * sizeof(real_t);
+  if (needed <= available) return;
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  throw UserError(fmt::format(
+      "--dim = {}: the CPU backend needs {:.1f} GiB ({} slots of genes and Solis-Wets bias), "
+      "this machine has {:.1f} GiB",
+      c.dim, needed / kGiB, c.capacity(), available / kGiB));
+}
+
+std::string summary_line(const Config& c, const RunEnvironment& env, const RunResult& r,
+                         const std::string& output) {
+  const std::string where =
+      env.backend == Backend::kCuda ? "cuda: " + env.device : fmt::format("cpu, {} threads", env.threads);
+  return fmt::format(
+      "chainsaw: {} D={}: best {:.6e}, distance to optimum {:.6e}, {} evaluations in {:.2f} s "
+      "({}){}",
+      c.function, c.dim, r.best_fitness, r.distance_to_optimum, r.counters.evaluations,
+      r.wall_seconds, where, output.empty() ? "" : " -> " + output);
+}
+
+int run_command(const RunOptions& o) {
+  const Config& config = o.config;
+  config.validate();
+  // Everything that can be wrong with the input is found before the run starts.
+  if (!o.output.empty()) check_output_writable("--output", o.output);
+  RunEnvironment env;
+  env.backend = resolve_backend(config.backend);
+  if (env.backend == Backend::kCuda) {
+    env.device = query_cuda_device().name;
+  } else {
+    check_host_memory(config);
+  }
+  if (config.threads > 0) omp_set_num_threads(config.threads);
+  env.threads = omp_get_max_threads();
+
+  const auto setup_start = std::chrono::steady_clock::now();
+  const Problem problem =
+      Problem::make(config.function, config.dim, config.effective_problem_seed());
+  const auto engine = make_engine(config, problem, env.backend);
+  env.setup_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+
+  MaSwChains algorithm(config, problem, *engine);
+  RunResult result;
+  {
+    ProgressLine progress(stderr, !o.quiet && ::isatty(STDERR_FILENO));
+    result = algorithm.run([&progress](const Progress& p) { progress.update(p); });
+  }
+
+  const std::string json = result_to_json(config, env, result).dump(2) + "\n";
+  if (o.output.empty()) {
+    std::fwrite(json.data(), 1, json.size(), stdout);
+    std::fflush(stdout);
+  } else {
+    write_file_atomically("--output", o.output, json);
+  }
+  if (!o.quiet) std::fprintf(stderr, "%s\n", summary_line(config, env, result, o.output).c_str());
+  return 0;
+}
+
+int functions_command() {
+  std::string out = fmt::format("{:<12} {:<16} {:<14} {}\n", "function", "domain", "separability",
+                                "formula (z = x - o; f(o) = -330)");
+  for (const FunctionInfo& f : all_functions()) {
+    out += fmt::format("{:<12} {:<16} {:<14} {}\n", f.name,
+                       fmt::format("[{:g}, {:g}]", f.lower, f.upper), f.separability, f.formula);
+  }
+  std::fputs(out.c_str(), stdout);
+  return 0;
+}
+
+// CLI11 messages can span lines; the contract is one line per error.
+std::string one_line(std::string text) {
+  for (char& ch : text)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+int report(const char* kind, const std::string& message, int code) {
+  std::fprintf(stderr, "chainsaw: %s: %s\n", kind, one_line(message).c_str());
+  return code;
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  CLI::App app{fmt::format("chainsaw {}: MA-SW-Chains memetic optimisation of large-scale "
+                           "continuous problems on the CPU (OpenMP) or a GPU (CUDA)",
+                           kVersion),
+               "chainsaw"};
+  app.set_version_flag("--version", kVersion);
+  app.require_subcommand(1);
+  RunOptions options;
+  CLI::App* run = app.add_subcommand("run", "run MA-SW-Chains on a benchmark function");
+  add_run_options(*run, options);
+  CLI::App* functions =
+      app.add_subcommand("functions", "list the benchmark functions with their domains");
+
+  try {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForVersion&) {
+      std::printf("chainsaw %s\n", kVersion);
+      return 0;
+    } catch (const CLI::Success& e) {
+      return app.exit(e);  // --help
+    } catch (const CLI::RequiredError& e) {
+      if (app.get_subcommands().empty())
+        return report("error", "a subcommand is required: run or functions (see chainsaw --help)",
+                      kExitUserError);
+      return report("error", e.what(), kExitUserError);
+    } catch (const CLI::ParseError& e) {
+      return report("error", e.what(), kExitUserError);
+    }
+    if (*functions) return functions_command();
+    options.apply_deferred();
+    return run_command(options);
+  } catch (const UserError& e) {
+    return report("error", e.what(), kExitUserError);
+  } catch (const std::bad_alloc&) {
+    return report("error", "out of memory", kExitInternalError);
+  } catch (const std::exception& e) {
+    return report("internal error", e.what(), kExitInternalError);
+  } catch (...) {
+    return report("internal error", "unknown exception", kExitInternalError);
+  }
+}
+
+}  // namespace chainsaw

@@ -1,0 +1,101 @@
+#include "io/output_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace chainsaw {
+
+namespace {
+
+std::string directory_of(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+[[noreturn]] void fail(const std::string& flag, const std::string& path, const std::string& why) {
+  throw UserError(flag + " = " + path + ": " + why);
+}
+
+// A new, empty, uniquely named file in the directory of `path`; returns its descriptor.
+// Hidden and named after the target, so a leftover from a killed process is recognisable.
+int create_temporary(const std::string& flag, const std::string& path, std::string& temp_name) {
+  const std::string dir = directory_of(path);
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    fail(flag, path, "directory " + dir + " does not exist");
+  }
+  if (!S_ISDIR(st.st_mode)) fail(flag, path, dir + " is not a directory");
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) fail(flag, path, "is a directory");
+
+  const std::string base = std::filesystem::path(path).filename().string();
+  std::string pattern = dir + "/." + base + ".tmp.XXXXXX";
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  const int fd = ::mkstemp(buffer.data());
+  if (fd < 0) {
+    const int err = errno;
+    fail(flag, path, "cannot create files in " + dir + " (" + std::strerror(err) + ")");
+  }
+  temp_name.assign(buffer.data());
+  return fd;
+}
+
+}  // namespace
+
+void check_output_writable(const std::string& flag, const std::string& path) {
+  if (path.empty()) throw UserError(flag + " = '': must be a file name");
+  std::string temp;
+  const int fd = create_temporary(flag, path, temp);
+  ::close(fd);
+  ::unlink(temp.c_str());
+}
+
+void write_file_atomically(const std::string& flag, const std::string& path,
+                           const std::string& content) {
+  std::string temp;
+  const int fd = create_temporary(flag, path, temp);
+  auto give_up = [&](const char* what) {
+    const int err = errno;
+    ::close(fd);
+    ::unlink(temp.c_str());
+    fail(flag, path, std::string(what) + " (" + std::strerror(err) + ")");
+  };
+  const char* data = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, data, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      give_up("cannot write the result");
+    }
+    data += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) give_up("cannot flush the result to disk");
+  // mkstemp makes the file 0600; a result file is ordinary data, so give it the usual mode.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    fail(flag, path, std::string("cannot write the result (") + std::strerror(err) + ")");
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    fail(flag, path, std::string("cannot rename the finished result into place (") +
+                         std::strerror(err) + ")");
+  }
+}
+
+}  // namespace chainsaw

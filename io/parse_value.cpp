@@ -1,0 +1,90 @@
+#include "io/parse_value.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <type_traits>
+
+#include "core/error.hpp"
+
+namespace chainsaw {
+
+namespace {
+
+[[noreturn]] void reject(const std::string& flag, const std::string& text, const std::string& rule) {
+  throw UserError(flag + " = " + (text.empty() ? std::string("''") : text) + ": " + rule);
+}
+
+// The whole text as a finite double, or false.
+bool to_double(const std::string& text, double& out) {
+  // Plain decimal only: strtod would also take hex ("0x10"), leading spaces, "inf" and "nan".
+  if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && std::isfinite(out);
+}
+
+template <class T>
+T parse_integer(const std::string& flag, const std::string& text) {
+  const char* first = text.c_str();
+  const char* last = first + text.size();
+  if (first != last && *first == '+') ++first;  // from_chars takes no '+'
+  T value{};
+  const auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ec == std::errc() && ptr == last && first != last) return value;
+
+  constexpr T lo = std::numeric_limits<T>::min();
+  constexpr T hi = std::numeric_limits<T>::max();
+  const std::string range = "must be an integer from " + std::to_string(lo) + " to " +
+                            std::to_string(hi);
+  if (ec == std::errc::result_out_of_range && ptr == last) reject(flag, text, range);
+
+  // Exact scientific notation (--dim 1e6) is convenient for the sizes this tool runs at.
+  double d = 0.0;
+  if (!to_double(text, d)) {
+    reject(flag, text, std::is_signed<T>::value ? "must be an integer" : "must be a non-negative integer");
+  }
+  if (std::floor(d) != d) reject(flag, text, "must be a whole number");
+  if (!std::is_signed<T>::value && d < 0.0) reject(flag, text, "must be a non-negative integer");
+  // hi + 1 = 2^digits is an exact double; hi itself may round up to it.
+  const double limit = std::ldexp(1.0, std::numeric_limits<T>::digits);
+  if (d >= limit || d < static_cast<double>(lo)) reject(flag, text, range);
+  return static_cast<T>(d);
+}
+
+}  // namespace
+
+std::int64_t parse_int64(const std::string& flag, const std::string& text) {
+  return parse_integer<std::int64_t>(flag, text);
+}
+std::uint64_t parse_uint64(const std::string& flag, const std::string& text) {
+  return parse_integer<std::uint64_t>(flag, text);
+}
+int parse_int(const std::string& flag, const std::string& text) {
+  return parse_integer<int>(flag, text);
+}
+
+double parse_real(const std::string& flag, const std::string& text) {
+  double d = 0.0;
+  if (!to_double(text, d)) reject(flag, text, "must be a finite number");
+  return d;
+}
+
+Backend parse_backend(const std::string& flag, const std::string& text) {
+  for (Backend b : {Backend::kAuto, Backend::kCpu, Backend::kCuda})
+    if (text == backend_name(b)) return b;
+  reject(flag, text, "must be one of auto, cpu, cuda");
+}
+
+const char* rho_init_name(RhoInit r) {
+  return r == RhoInit::kNeighbour ? "neighbour" : "fixed";
+}
+
+RhoInit parse_rho_init(const std::string& flag, const std::string& text) {
+  for (RhoInit r : {RhoInit::kFixed, RhoInit::kNeighbour})
+    if (text == rho_init_name(r)) return r;
+  reject(flag, text, "must be one of fixed, neighbour");
+}
+
+}  // namespace chainsaw

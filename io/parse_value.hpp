@@ -1,0 +1,25 @@
+// Turning command-line text into numbers and enums, with one-line errors that name the flag and
+// the offending text. CLI11's own integer conversion goes through strtoull/strtoll with base 0,
+// so "-1" wraps to 2^64 - 1 for unsigned options, "010" is octal and overflow saturates: these
+// parsers accept only decimal (and exact scientific notation such as 1e6) and reject the rest.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/config.hpp"
+
+namespace chainsaw {
+
+// Throw UserError("<flag> = <text>: ...") when `text` is not an integer that fits T.
+std::int64_t parse_int64(const std::string& flag, const std::string& text);
+std::uint64_t parse_uint64(const std::string& flag, const std::string& text);
+int parse_int(const std::string& flag, const std::string& text);
+// A finite decimal number.
+double parse_real(const std::string& flag, const std::string& text);
+
+Backend parse_backend(const std::string& flag, const std::string& text);
+RhoInit parse_rho_init(const std::string& flag, const std::string& text);
+const char* rho_init_name(RhoInit r);
+
+}  // namespace chainsaw

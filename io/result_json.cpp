@@ -1,0 +1,77 @@
+#include "io/result_json.hpp"
+
+#include "core/types.hpp"
+#include "io/parse_value.hpp"
+#include "io/version.hpp"
+
+namespace chainsaw {
+
+nlohmann::ordered_json config_to_json(const Config& c) {
+  nlohmann::ordered_json j;
+  j["function"] = c.function;
+  j["dim"] = c.dim;
+  j["evals"] = c.max_evaluations;
+  j["seed"] = c.seed;
+  // The effective value, so that passing it back reproduces the same optimum.
+  j["problem_seed"] = c.effective_problem_seed();
+  j["population"] = c.population_size;
+  j["batch"] = c.batch;
+  j["blx_alpha"] = c.blx_alpha;
+  j["nam_candidates"] = c.nam_candidates;
+  j["mutation_probability"] = c.mutation_probability;
+  j["ls_intensity"] = c.ls_intensity;
+  j["ls_ratio"] = c.ls_ratio;
+  j["ls_threshold"] = c.ls_improvement_threshold;
+  j["rho0"] = c.solis_wets.rho0;
+  j["sw_successes"] = c.solis_wets.max_successes;
+  j["sw_failures"] = c.solis_wets.max_failures;
+  j["sw_expand"] = c.solis_wets.expand;
+  j["sw_contract"] = c.solis_wets.contract;
+  j["rho_init"] = rho_init_name(c.rho_init);
+  j["restart"] = c.restart;
+  j["backend"] = backend_name(c.backend);
+  j["threads"] = c.threads;
+  return j;
+}
+
+nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment& env,
+                                      const RunResult& r) {
+  nlohmann::ordered_json j;
+  j["chainsaw_version"] = kVersion;
+  j["genes"] = sizeof(real_t) == 8 ? "float64" : "float32";
+  j["config"] = config_to_json(config);
+  j["backend"] = backend_name(env.backend);
+  j["device"] = env.device.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(env.device);
+  j["threads"] = env.threads;
+
+  j["best_fitness"] = r.best_fitness;
+  j["best_error"] = r.best_fitness - kFBias;  // distance in f to the optimum value -330
+  j["distance_to_optimum"] = r.distance_to_optimum;
+
+  const RunCounters& n = r.counters;
+  j["evaluations"] = {{"total", n.evaluations},
+                      {"ga", n.ga_evaluations},
+                      {"ls", n.ls_evaluations},
+                      {"ls_applications", n.ls_applications},
+                      {"ls_random_choices", n.ls_random_choices},
+                      {"restarts", n.restarts}};
+  j["ls_share"] = n.evaluations > 0 ? static_cast<double>(n.ls_evaluations) /
+                                          static_cast<double>(n.evaluations)
+                                    : 0.0;
+
+  j["wall_seconds"] = r.wall_seconds;
+  j["setup_seconds"] = env.setup_seconds;
+  auto share = [&](double seconds) { return r.wall_seconds > 0.0 ? seconds / r.wall_seconds : 0.0; };
+  nlohmann::ordered_json phases = nlohmann::ordered_json::object();
+  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p) {
+    const double s = r.phases.seconds(static_cast<Phase>(p));
+    phases[phase_name(static_cast<Phase>(p))] = {{"seconds", s}, {"share", share(s)}};
+  }
+  j["phases"] = phases;
+  // Host bookkeeping between the timed phases (progress reports, S_LS scans).
+  const double other = r.wall_seconds - r.phases.total();
+  j["other_seconds"] = other > 0.0 ? other : 0.0;
+  return j;
+}
+
+}  // namespace chainsaw

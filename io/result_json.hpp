@@ -1,0 +1,29 @@
+// The result file of `chainsaw run`: the configuration, what ran it, the paper's two quality
+// measures (best fitness, Euclidean distance of the best individual to the optimum), the
+// evaluation counters, wall time and the per-phase breakdown. README.md documents every field.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/config.hpp"
+#include "core/ma_sw_chains.hpp"
+
+namespace chainsaw {
+
+// Where and how a run was executed, beyond its Config.
+struct RunEnvironment {
+  Backend backend = Backend::kCpu;  // resolved: kCpu or kCuda
+  std::string device;               // the GPU's name; empty on the CPU
+  int threads = 1;                  // OpenMP threads available to the run
+  double setup_seconds = 0.0;       // building the engine (allocation, device set-up)
+};
+
+// Every Config field, under the name of its command-line flag (dashes as underscores).
+nlohmann::ordered_json config_to_json(const Config& config);
+
+nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment& environment,
+                                      const RunResult& result);
+
+}  // namespace chainsaw

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs the Debian packages chainsaw builds and tests with (Debian 12 or newer: CMake >= 3.25).
+# Idempotent and fast when nothing is missing (no apt-get update then), so the other scripts call
+# it every time. CUDA is not installed here: it is optional, and the build picks it up by itself
+# when /usr/local/cuda/bin/nvcc exists.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++            # build (g++ brings libgomp, the OpenMP runtime)
+  libcli11-dev libfmt-dev nlohmann-json3-dev  # command line, formatting, result JSON
+  libhdf5-dev                      # checkpoints
+  libgtest-dev libbenchmark-dev    # tests, benchmarks
+  python3                          # experiment scripts
+)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "install-deps: no dpkg here (not Debian/Ubuntu); make sure these are installed: ${packages[*]}" >&2
+  exit 0
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q ' ok installed$'; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "install-deps: missing ${missing[*]}; run this script as root to install them" >&2
+    exit 1
+  fi
+  as_root=(sudo)
+fi
+echo "install-deps: installing ${missing[*]}"
+if "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+     apt-get install -y -q --no-install-recommends "${missing[@]}"; then
+  exit 0
+fi
+# A machine without a package mirror (the GPU machines) may carry the header-only libraries
+# staged in .deps/include instead; CMake accepts those and names anything still missing.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [ -d "$root/.deps/include" ]; then
+  echo "install-deps: apt-get failed; going on with the headers staged in .deps/include" >&2
+  exit 0
+fi
+echo "install-deps: could not install ${missing[*]}" >&2
+exit 1
