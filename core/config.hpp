@@ -15,7 +15,7 @@ const char* backend_name(Backend b);
 // How a fresh Solis-Wets chain picks its first rho.
 enum class RhoInit {
   kFixed,      // rho0 (seed 003 §4.2: 0.2)
-  kNeighbour,  // half the distance to the nearest other member, capped at rho0 (reference code)
+  kNeighbour,  // per gene: half the nearest-member distance / sqrt(D), capped at 0.1 x width
 };
 
 struct Config {

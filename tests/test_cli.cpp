@@ -122,7 +122,7 @@ constexpr const char* kLongRun =
 
 struct BadInput {
   const char* name;
-  const char* args;          // after `chainsaw run --output <dir>/r.json`
+  const char* args;          // appended to kSmallRun --quiet --output <dir>/r.json
   const char* must_contain;  // the offending value, as the error line must show it
 };
 

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Quality parity of the GPU and CPU backends (issue: CUDA backend).
+
+For each paper function, runs `chainsaw run` with SEEDS seeds on each backend at the given
+dimension and budget, then a two-sided Mann-Whitney U test on the best fitness values: the GPU
+must not be worse at the 1% level. Writes a Markdown table and the raw values as JSON.
+
+  bench/quality_parity.py --binary build/chainsaw --dim 100000 --evals 50000 --seeds 10 \
+      --out bench/results/quality_parity.md
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+FUNCTIONS = ["rastrigin", "griewank", "salomon", "discus", "sumsquares", "schwefel12"]
+
+
+def run(binary, function, dim, evals, seed, backend, threads):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        path = f.name
+    cmd = [binary, "run", "--function", function, "--dim", str(dim), "--evals", str(evals),
+           "--seed", str(seed), "--backend", backend, "--quiet", "--output", path]
+    if threads:
+        cmd += ["--threads", str(threads)]
+    subprocess.run(cmd, check=True)
+    with open(path) as f:
+        result = json.load(f)
+    os.unlink(path)
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", default="build/chainsaw")
+    ap.add_argument("--dim", type=int, default=100000)
+    ap.add_argument("--evals", type=int, default=50000)
+    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--functions", default=",".join(FUNCTIONS))
+    ap.add_argument("--out", default="quality_parity.md")
+    args = ap.parse_args()
+    from scipy.stats import mannwhitneyu  # present on the GPU machine
+
+    rows, raw = [], {}
+    for fn in args.functions.split(","):
+        values = {}
+        for backend in ("cuda", "cpu"):
+            values[backend] = [run(args.binary, fn, args.dim, args.evals, s, backend, args.threads)
+                               for s in range(1, args.seeds + 1)]
+        gpu = [r["best_fitness"] for r in values["cuda"]]
+        cpu = [r["best_fitness"] for r in values["cpu"]]
+        p = mannwhitneyu(gpu, cpu, alternative="two-sided").pvalue
+        gpu_better = sorted(gpu)[len(gpu) // 2] < sorted(cpu)[len(cpu) // 2]
+        verdict = "equal (not rejected)" if p >= 0.01 else ("GPU better" if gpu_better else "GPU WORSE")
+        mean = lambda xs: sum(xs) / len(xs)
+        secs = lambda rs: mean([r["wall_seconds"] for r in rs])
+        rows.append(f"| {fn} | {mean(cpu):.4e} | {mean(gpu):.4e} | {p:.3g} | {verdict} | "
+                    f"{secs(values['cpu']):.2f} | {secs(values['cuda']):.2f} |")
+        raw[fn] = {"cpu": cpu, "cuda": gpu, "p_value": p}
+        print(rows[-1], flush=True)
+    header = (f"Quality parity, D = {args.dim}, {args.evals} evaluations, seeds 1..{args.seeds} per "
+              f"backend; two-sided Mann-Whitney U on the best fitness.\n\n"
+              "| function | CPU mean best | GPU mean best | p | verdict (1%) | CPU s/run | GPU s/run |\n"
+              "|---|---|---|---|---|---|---|\n")
+    with open(args.out, "w") as f:
+        f.write(header + "\n".join(rows) + "\n")
+    with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
+        json.dump(raw, f, indent=1)
+    return 0 if all("WORSE" not in r for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
