@@ -15,6 +15,9 @@
 #include <fmt/format.h>
 
 #include "core/config.hpp"
+#if defined(CHAINSAW_CUDA)
+#include "core/cuda_engine.hpp"
+#endif
 #include "core/device_info.hpp"
 #include "core/engine_factory.hpp"
 #include "core/error.hpp"
@@ -46,6 +49,7 @@ struct RunOptions {
   Config config;
   std::string output;  // empty: the JSON goes to stdout
   bool quiet = false;
+  bool dry_run = false;
   std::deque<DeferredOption> deferred;  // a deque: CLI11 keeps a reference to each text
 
   // Throws UserError for the first bad value, in the order of `chainsaw run --help`.
@@ -101,6 +105,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                                           "default: the JSON goes to stdout")
       ->type_name("FILE");
   run.add_flag("--quiet,-q", o.quiet, "no progress line and no summary line");
+  run.add_flag("--dry-run", o.dry_run,
+               "print the memory plan and whether it fits, then exit (0: fits, 2: does not)");
 
   add_number(run, o, "--population", c.population_size, "population size N", kInt, parse_int);
   add_number(run, o, "--batch", c.batch, "children per crossover batch (padding slots)", kInt,
@@ -159,6 +165,47 @@ std::string summary_line(const Config& c, const RunEnvironment& env, const RunRe
       r.wall_seconds, where, output.empty() ? "" : " -> " + output);
 }
 
+// --dry-run: what the run would allocate, by purpose, against what the machine has.
+int dry_run(const Config& c, Backend backend) {
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  const Problem problem = Problem::make(c.function, c.dim, c.effective_problem_seed());
+  const double slot_bytes = static_cast<double>(c.capacity()) * static_cast<double>(c.dim) * sizeof(real_t);
+  double genes = slot_bytes, bias = slot_bytes, rng = 0.0, scratch = 3.0 * c.dim * sizeof(real_t);
+  double available = 0.0, total = 0.0;
+  std::string where;
+#if defined(CHAINSAW_CUDA)
+  if (backend == Backend::kCuda) {
+    const DeviceMemoryPlan plan = plan_device_memory(c, problem);
+    const DeviceInfo device = query_cuda_device();
+    genes = static_cast<double>(plan.genes);
+    bias = static_cast<double>(plan.bias);
+    rng = static_cast<double>(plan.rng_states);
+    scratch = static_cast<double>(plan.scratch);
+    available = static_cast<double>(device.free_memory);
+    total = static_cast<double>(device.total_memory);
+    where = "cuda, " + device.name;
+  }
+#endif
+  if (where.empty()) {
+    const double pages = static_cast<double>(::sysconf(_SC_PHYS_PAGES));
+    available = total = pages * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+    where = "cpu, host memory";
+  }
+  const double needed = genes + bias + rng + scratch;
+  // Genes and bias grow with D, the rest barely: the largest D whose slots fit what is left.
+  const double per_dim = (genes + bias) / static_cast<double>(c.dim);
+  const double largest_dim = (available - rng - scratch) / per_dim;
+  std::printf(
+      "memory plan (%s): %d slots x D = %lld, %s genes\n"
+      "  genes        %10.3f GiB\n  bias vectors %10.3f GiB\n  RNG states   %10.3f GiB\n"
+      "  scratch      %10.3f GiB\n  total        %10.3f GiB of %.3f GiB available (%.3f GiB in all): %s\n"
+      "  largest D that fits with these settings: about %.3e\n",
+      where.c_str(), c.capacity(), static_cast<long long>(c.dim), sizeof(real_t) == 4 ? "float32" : "float64",
+      genes / kGiB, bias / kGiB, rng / kGiB, scratch / kGiB, needed / kGiB, available / kGiB,
+      total / kGiB, needed <= available ? "fits" : "DOES NOT FIT", largest_dim);
+  return needed <= available ? 0 : kExitUserError;
+}
+
 int run_command(const RunOptions& o) {
   const Config& config = o.config;
   config.validate();
@@ -166,6 +213,7 @@ int run_command(const RunOptions& o) {
   if (!o.output.empty()) check_output_writable("--output", o.output);
   RunEnvironment env;
   env.backend = resolve_backend(config.backend);
+  if (o.dry_run) return dry_run(config, env.backend);
   if (env.backend == Backend::kCuda) {
     env.device = query_cuda_device().name;
   } else {

@@ -243,6 +243,21 @@ TEST_F(CliTest, FunctionsListsTheSixFunctionsWithDomains) {
   EXPECT_NE(o.out.find("[-600, 600]"), std::string::npos) << o.out;
 }
 
+TEST_F(CliTest, DryRunPrintsTheMemoryPlanAndRunsNothing) {
+  const fs::path out = dir_ / "r.json";
+  const Outcome fits =
+      chainsaw("run --dim 1000 --backend cpu --dry-run --output " + out.string());
+  EXPECT_EQ(fits.exit_code, 0) << fits.err;
+  for (const char* part : {"genes", "bias vectors", "RNG states", "scratch", "fits"})
+    EXPECT_NE(fits.out.find(part), std::string::npos) << part << " in " << fits.out;
+  EXPECT_FALSE(fs::exists(out));
+  // 2^36 genes x 70 slots x 2 vectors: more memory than any machine this runs on.
+  const Outcome too_big = chainsaw("run --dim 68719476736 --population 2 --batch 1 "
+                                   "--nam-candidates 1 --backend cpu --dry-run");
+  EXPECT_EQ(too_big.exit_code, 2);
+  EXPECT_NE(too_big.out.find("DOES NOT FIT"), std::string::npos) << too_big.out;
+}
+
 // The result file of a small real run: exact budget, every field, consistent times.
 TEST_F(CliTest, SmallRunWritesCompleteResultJson) {
   const Outcome o = chainsaw(std::string(kSmallRun) + " --seed 7 --quiet --output '" +
