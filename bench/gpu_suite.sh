@@ -13,7 +13,9 @@ dims=("$@")
 [ ${#dims[@]} -gt 0 ] || dims=(100000 1000000 3000000)
 evals=${EVALS:-500000}
 
-{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; date -u; git rev-parse HEAD 2>/dev/null; } > "$out/machine.txt"
+# The GPU machine gets a copy of the tree without .git: pass COMMIT=$(git rev-parse HEAD) along.
+{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; date -u
+  echo "commit: ${COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"; } > "$out/machine.txt"
 (cmake -S . -B build -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release &&
  ninja -C build -j"$(nproc)") > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 

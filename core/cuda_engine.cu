@@ -218,6 +218,14 @@ struct CudaEngine::Impl {
   device::FitnessSink<Fn> sink() {
     return {dim, fitness.data(), row_out.data()};
   }
+  // f of the slots staged in rows_a[0..rows), one batched launch.
+  void launch_evaluation(int rows) {
+    visit_function(problem.function, [&](auto fn) {
+      using Fn = decltype(fn);
+      device::EvaluateOp<Fn> op{genes.data(), pitch, rows_a.data(), sink<Fn>()};
+      launch_reduce(op, device::FitnessTerm<Fn>{problem.shift}, launch.batched, rows);
+    });
+  }
   real_t* slot_genes(int slot) { return genes.data() + static_cast<Dim>(slot) * pitch; }
   real_t* slot_bias(int slot) { return bias.data() + static_cast<Dim>(slot) * pitch; }
 };
@@ -379,15 +387,10 @@ double CudaEngine::time_evaluation(const std::vector<int>& slots, int repetition
   CHAINSAW_EXPECTS(rows <= m.launch.max_rows, "more slots than a batched launch has rows");
   m.to_device(m.rows_a.data(), m.host_a, slots.data(), rows);
   CudaEvent start, stop;
-  visit_function(m.problem.function, [&](auto fn) {
-    using Fn = decltype(fn);
-    device::EvaluateOp<Fn> op{m.genes.data(), m.pitch, m.rows_a.data(), m.sink<Fn>()};
-    const device::FitnessTerm<Fn> term{m.problem.shift};
-    m.launch_reduce(op, term, m.launch.batched, rows);  // warm-up
-    CHAINSAW_CUDA_TRY(cudaEventRecord(start.get(), m.stream.get()));
-    for (int r = 0; r < repetitions; ++r) m.launch_reduce(op, term, m.launch.batched, rows);
-    CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), m.stream.get()));
-  });
+  m.launch_evaluation(rows);  // warm-up
+  CHAINSAW_CUDA_TRY(cudaEventRecord(start.get(), m.stream.get()));
+  for (int r = 0; r < repetitions; ++r) m.launch_evaluation(rows);
+  CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), m.stream.get()));
   CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
   float ms = 0.0f;
   CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
@@ -400,11 +403,7 @@ void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
   for (int first = 0; first < total; first += m.launch.max_rows) {
     const int rows = std::min(m.launch.max_rows, total - first);
     m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
-    visit_function(m.problem.function, [&](auto fn) {
-      using Fn = decltype(fn);
-      device::EvaluateOp<Fn> op{m.genes.data(), m.pitch, m.rows_a.data(), m.sink<Fn>()};
-      m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, m.launch.batched, rows);
-    });
+    m.launch_evaluation(rows);
     m.rows_to_host(fitness + first, rows);
   }
 }
