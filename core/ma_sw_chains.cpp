@@ -51,13 +51,11 @@ void MaSwChains::step() {
   if (left <= 0) return;
 
   // 2a. SSGA for n_frec evaluations.
-  std::int64_t ssga_budget = config_.ls_ratio == 0.0
-                                 ? left
-                                 : ssga_evaluations_for_ratio(counters_.ga_evaluations,
-                                                              counters_.ls_evaluations,
-                                                              config_.ls_intensity,
-                                                              config_.ls_ratio);
-  ssga_budget = std::clamp<std::int64_t>(ssga_budget, 0, left);
+  // With r = 0 the rule gives the GA everything that is left.
+  const std::int64_t ssga_budget = std::clamp<std::int64_t>(
+      ssga_evaluations_for_ratio(counters_.ga_evaluations, counters_.ls_evaluations,
+                                 config_.ls_intensity, config_.ls_ratio),
+      0, left);
   if (ssga_budget > 0) {
     SsgaContext ctx{config_, problem_, population_, engine_, rng_, timers_};
     const std::int64_t spent = ssga_phase(ctx, ssga_budget);
