@@ -138,15 +138,34 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                "redraw all but the best when S_LS is empty and the random member's LS failed");
 }
 
-// The CPU backend keeps genes and a bias vector per slot; refuse up front what cannot fit
-// rather than be killed by the kernel half-way through the allocation.
-void check_host_memory(const Config& c) {
+// The CPU backend's allocations: genes and a Solis-Wets bias vector per slot (HostEngine), and
+// three working vectors of D genes.
+struct HostMemoryPlan {
+  double genes = 0.0;
+  double bias = 0.0;
+  double scratch = 0.0;
+  double total() const { return genes + bias + scratch; }
+};
+
+HostMemoryPlan host_memory_plan(const Config& c) {
+  const double slots = static_cast<double>(c.capacity()) * static_cast<double>(c.dim) * sizeof(real_t);
+  return {slots, slots, 3.0 * static_cast<double>(c.dim) * sizeof(real_t)};
+}
+
+// Physical memory in bytes; 0 when the system does not say.
+double physical_memory_bytes() {
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page_size = ::sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return;
-  const double available = static_cast<double>(pages) * static_cast<double>(page_size);
-  const double needed = (2.0 * c.capacity() + 3.0) * static_cast<double>(c.dim) * sizeof(real_t);
-  if (needed <= available) return;
+  return pages > 0 && page_size > 0 ? static_cast<double>(pages) * static_cast<double>(page_size)
+                                     : 0.0;
+}
+
+// Refuse up front what cannot fit rather than be killed by the kernel half-way through the
+// allocation.
+void check_host_memory(const Config& c) {
+  const double available = physical_memory_bytes();
+  const double needed = host_memory_plan(c).total();
+  if (available <= 0.0 || needed <= available) return;
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   throw UserError(fmt::format(
       "--dim = {}: the CPU backend needs {:.1f} GiB ({} slots of genes and Solis-Wets bias), "
@@ -169,8 +188,8 @@ std::string summary_line(const Config& c, const RunEnvironment& env, const RunRe
 int dry_run(const Config& c, Backend backend) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   const Problem problem = Problem::make(c.function, c.dim, c.effective_problem_seed());
-  const double slot_bytes = static_cast<double>(c.capacity()) * static_cast<double>(c.dim) * sizeof(real_t);
-  double genes = slot_bytes, bias = slot_bytes, rng = 0.0, scratch = 3.0 * c.dim * sizeof(real_t);
+  const HostMemoryPlan host = host_memory_plan(c);
+  double genes = host.genes, bias = host.bias, rng = 0.0, scratch = host.scratch;
   double available = 0.0, total = 0.0;
   std::string where;
 #if defined(CHAINSAW_CUDA)
@@ -187,8 +206,7 @@ int dry_run(const Config& c, Backend backend) {
   }
 #endif
   if (where.empty()) {
-    const double pages = static_cast<double>(::sysconf(_SC_PHYS_PAGES));
-    available = total = pages * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+    available = total = physical_memory_bytes();
     where = "cpu, host memory";
   }
   const double needed = genes + bias + rng + scratch;

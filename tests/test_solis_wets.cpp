@@ -372,12 +372,7 @@ struct ChainFixture {
         host(c, p),
         engine(host, c.dim),
         pop(c.population_size, c.batch) {
-    std::vector<int> slots(static_cast<size_t>(pop.size()));
-    for (int i = 0; i < pop.size(); ++i) slots[i] = i;
-    std::vector<double> fitness(slots.size());
-    engine.initialize(slots, fitness.data());
-    for (int i = 0; i < pop.size(); ++i) pop.fitness(i) = fitness[i];
-    engine.sort_slots(pop.order().data());
+    test::initialize_population(engine, pop);
   }
   LsApplication apply(int slot, std::int64_t evaluations) {
     LsContext ctx{c, p, pop, engine, timers};

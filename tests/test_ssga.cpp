@@ -240,16 +240,6 @@ TEST(Nam, MotherAndCandidatesAreUniformOverTheMembers) {
   }
 }
 
-// A population of N random members in slots 0..N-1, evaluated and sorted, as step 1 leaves it.
-void initialize_population(Engine& engine, Population& pop) {
-  std::vector<int> slots(static_cast<size_t>(pop.size()));
-  for (int i = 0; i < pop.size(); ++i) slots[i] = i;
-  std::vector<double> fitness(slots.size());
-  engine.initialize(slots, fitness.data());
-  for (int i = 0; i < pop.size(); ++i) pop.fitness(i) = fitness[i];
-  engine.sort_slots(pop.order().data());
-}
-
 struct SsgaFixture {
   explicit SsgaFixture(Config config)
       : c(std::move(config)),
@@ -258,7 +248,7 @@ struct SsgaFixture {
         engine(host, c.dim),
         pop(c.population_size, c.batch),
         rng(derive_key(c.seed, 99)) {
-    initialize_population(engine, pop);
+    test::initialize_population(engine, pop);
   }
   std::int64_t batch(int children) {
     SsgaContext ctx{c, p, pop, engine, rng, timers};

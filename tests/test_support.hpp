@@ -17,6 +17,7 @@
 #include "core/config.hpp"
 #include "core/engine.hpp"
 #include "core/host_engine.hpp"
+#include "core/population.hpp"
 #include "fitness/problem.hpp"
 
 namespace chainsaw::test {
@@ -272,5 +273,15 @@ class RecordingEngine final : public Engine {
   HostEngine& inner_;
   Dim dim_;
 };
+
+// A population of N random members in slots 0..N-1, evaluated and sorted, as step 1 leaves it.
+inline void initialize_population(Engine& engine, Population& pop) {
+  std::vector<int> slots(static_cast<size_t>(pop.size()));
+  for (int i = 0; i < pop.size(); ++i) slots[i] = i;
+  std::vector<double> fitness(slots.size());
+  engine.initialize(slots, fitness.data());
+  for (int i = 0; i < pop.size(); ++i) pop.fitness(i) = fitness[i];
+  engine.sort_slots(pop.order().data());
+}
 
 }  // namespace chainsaw::test
