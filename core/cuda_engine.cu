@@ -228,6 +228,13 @@ struct CudaEngine::Impl {
   }
   real_t* slot_genes(int slot) { return genes.data() + static_cast<Dim>(slot) * pitch; }
   real_t* slot_bias(int slot) { return bias.data() + static_cast<Dim>(slot) * pitch; }
+  real_t* slot_array(SlotArray array, int slot) {
+    return array == SlotArray::kGenes ? slot_genes(slot) : slot_bias(slot);
+  }
+  std::string rng_layout() const {
+    return "curand-xorwow/v1 states=" + std::to_string(launch.rng_states) +
+           " bytes=" + std::to_string(sizeof(curandState));
+  }
 };
 
 CudaEngine::CudaEngine(const Config& config, const Problem& problem)
@@ -352,13 +359,6 @@ void CudaEngine::read_genes(int slot, real_t* out) {
   m.stream.synchronize();
 }
 
-void CudaEngine::read_bias(int slot, real_t* out) {
-  Impl& m = *impl_;
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_bias(slot), sizeof(real_t) * m.dim,
-                                    cudaMemcpyDeviceToHost, m.stream.get()));
-  m.stream.synchronize();
-}
-
 void CudaEngine::write_genes(int slot, const real_t* genes) {
   Impl& m = *impl_;
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_genes(slot), genes, sizeof(real_t) * m.dim,
@@ -424,6 +424,50 @@ double CudaEngine::distance_to_optimum(int slot) {
   double d;
   m.rows_to_host(&d, 1);
   return d;
+}
+
+// Pageable copies: checkpoints stream blocks of a few MiB, where the staging copy costs little
+// next to the file system.
+void CudaEngine::read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) {
+  Impl& m = *impl_;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_array(array, slot) + first, sizeof(real_t) * count,
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.stream.synchronize();
+}
+
+void CudaEngine::write_slot_array(SlotArray array, int slot, Dim first, Dim count,
+                                  const real_t* in) {
+  Impl& m = *impl_;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_array(array, slot) + first, in, sizeof(real_t) * count,
+                                    cudaMemcpyHostToDevice, m.stream.get()));
+  m.stream.synchronize();
+}
+
+void CudaEngine::restore_fitness(const double* fitness) {
+  Impl& m = *impl_;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.fitness.data(), fitness, m.fitness.bytes(),
+                                    cudaMemcpyHostToDevice, m.stream.get()));
+  m.stream.synchronize();
+}
+
+RngSnapshot CudaEngine::save_rng() {
+  Impl& m = *impl_;
+  RngSnapshot s{m.rng_layout(), std::vector<std::uint8_t>(m.rng.bytes())};
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(s.bytes.data(), m.rng.data(), m.rng.bytes(),
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.stream.synchronize();
+  return s;
+}
+
+void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
+  Impl& m = *impl_;
+  if (snapshot.layout != m.rng_layout() || snapshot.bytes.size() != m.rng.bytes())
+    throw UserError("the checkpoint's random-number state (" + snapshot.layout +
+                    ") does not fit this GPU's launch plan (" + m.rng_layout() +
+                    "): resume on the same GPU model");
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rng.data(), snapshot.bytes.data(), m.rng.bytes(),
+                                    cudaMemcpyHostToDevice, m.stream.get()));
+  m.stream.synchronize();
 }
 
 int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }

@@ -28,6 +28,7 @@ inline const char* phase_name(Phase p) {
 class PhaseTimers {
  public:
   void add(Phase p, double seconds) { seconds_[static_cast<std::size_t>(p)] += seconds; }
+  void set(Phase p, double seconds) { seconds_[static_cast<std::size_t>(p)] = seconds; }
   double seconds(Phase p) const { return seconds_[static_cast<std::size_t>(p)]; }
   double total() const {
     double t = 0.0;
