@@ -102,6 +102,8 @@ class MaSwChains {
   const RunCounters& counters() const { return counters_; }
   const PhaseTimers& timers() const { return timers_; }
   Engine& engine() { return engine_; }
+  // Time spent outside the loop on its behalf (checkpoint I/O).
+  void add_phase_time(Phase phase, double seconds) { timers_.add(phase, seconds); }
 
   LoopState loop_state() const;
   // A checkpoint's state: the population's records and the loop's; the engine is restored
