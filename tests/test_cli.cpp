@@ -21,99 +21,17 @@
 #include "core/phase_timer.hpp"
 #include "io/result_json.hpp"
 
+#include "cli_support.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-// A fresh directory per test, removed afterwards; the place every output file goes.
-class CliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/chainsaw_cli_XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
-    for (const auto& entry : fs::recursive_directory_iterator(dir_, ec))
-      fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir_, ec);
-  }
-
-  // Runs `chainsaw <args>`; stdout through the pipe, stderr through a file outside dir_.
-  Outcome chainsaw(const std::string& args) {
-    const std::string err_file = dir_.string() + ".stderr";
-    // Every call here finishes in seconds; the timeout turns a run that should have been refused
-    // up front (see kLongRun) into a failure instead of a hang.
-    const std::string command =
-        std::string("timeout 120 '") + CHAINSAW_BINARY + "' " + args + " 2>'" + err_file + "'";
-    Outcome o;
-    std::FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return o;
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    o.err = read_file(err_file);
-    std::remove(err_file.c_str());
-    return o;
-  }
-
-  // Runs `command` with stdout and stderr on a pseudo-terminal; everything comes back in `out`.
-  Outcome chainsaw_on_terminal(const std::string& command) {
-    const std::string shell = "script -qec \"" + command + "\" /dev/null";
-    Outcome o;
-    std::FILE* pipe = ::popen(shell.c_str(), "r");
-    if (pipe == nullptr) return o;
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    return o;
-  }
-
-  std::vector<std::string> files_in_dir() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_)) names.push_back(entry.path().filename());
-    return names;
-  }
-
-  std::string out_path(const std::string& name = "r.json") const { return (dir_ / name).string(); }
-
-  fs::path dir_;
-};
-
-// The one-line error contract: exit code 2, one non-empty stderr line naming the problem.
-void expect_one_line_error(const Outcome& o, const std::string& must_contain) {
-  EXPECT_EQ(o.exit_code, 2) << o.err;
-  const auto lines = lines_of(o.err);
-  ASSERT_EQ(lines.size(), 1u) << "stderr:\n" << o.err;
-  EXPECT_EQ(lines[0].rfind("chainsaw: error: ", 0), 0u) << lines[0];
-  EXPECT_NE(lines[0].find(must_contain), std::string::npos)
-      << "'" << must_contain << "' not in: " << lines[0];
-  EXPECT_TRUE(o.out.empty()) << o.out;
-}
+using chainsaw::test::CliTest;
+using chainsaw::test::expect_one_line_error;
+using chainsaw::test::lines_of;
+using chainsaw::test::Outcome;
+using chainsaw::test::read_file;
 
 constexpr const char* kSmallRun = "run --function rastrigin --dim 50 --evals 2000 --backend cpu";
 // Hours on a CPU: an output error reported within the timeout was found before the run.
