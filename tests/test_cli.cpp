@@ -66,6 +66,10 @@ const BadInput kBadInputs[] = {
     {"UnknownRhoInit", "--rho-init nearest", "--rho-init = nearest"},
     {"UnknownFlag", "--frobnicate 3", "--frobnicate"},
     {"UnexpectedPositional", "extra", "extra"},
+    {"CheckpointEveryZero", "--checkpoint-every 0", "--checkpoint-every = 0"},
+    {"CheckpointEveryNegativeDuration", "--checkpoint-every -3m", "--checkpoint-every = -3m"},
+    {"CheckpointEveryUnknownUnit", "--checkpoint-every 5d", "--checkpoint-every = 5d"},
+    {"CheckpointInMissingDirectory", "--checkpoint /nonexistent/dir/run.h5", "--checkpoint"},
 };
 
 // ctest lists the case by its arguments rather than by gtest's byte dump.
