@@ -78,53 +78,43 @@ Fixture& fixture() {
   return f;
 }
 
-void report(benchmark::State& state, double baseline_kb, double peak_kb, double seconds) {
+void report(benchmark::State& state, double overhead_kb, double seconds) {
   Fixture& f = fixture();
   state.counters["GB_per_s"] = f.bytes() / seconds / 1e9;
   state.counters["population_GB"] = f.bytes() / 1e9;
-  state.counters["host_overhead_MB"] = (peak_kb - baseline_kb) / 1024.0;
+  state.counters["host_overhead_MB"] = overhead_kb / 1024.0;
   state.counters["file_GB"] = static_cast<double>(std::filesystem::file_size(f.path)) / 1e9;
   state.SetLabel(backend_name(f.backend));
 }
 
-void BM_CheckpointWrite(benchmark::State& state) {
-  Fixture& f = fixture();
-  double worst_overhead_baseline = 0.0, worst_peak = 0.0, seconds = 0.0;
+// Times `operation` per iteration; reports the largest host-memory peak above the RSS it
+// started from.
+template <class Operation>
+void measure(benchmark::State& state, Operation operation) {
+  double worst_overhead_kb = 0.0, seconds = 0.0;
   for (auto _ : state) {
     reset_peak();
     const double baseline = static_cast<double>(status_kb("VmRSS"));
     const auto start = std::chrono::steady_clock::now();
-    write_checkpoint("--checkpoint", f.path, *f.algorithm, f.backend, "benchmark");
+    operation();
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double peak = static_cast<double>(status_kb("VmHWM"));
-    if (peak - baseline > worst_peak - worst_overhead_baseline) {
-      worst_peak = peak;
-      worst_overhead_baseline = baseline;
-    }
+    if (peak - baseline > worst_overhead_kb) worst_overhead_kb = peak - baseline;
     state.SetIterationTime(seconds);
   }
-  report(state, worst_overhead_baseline, worst_peak, seconds);
+  report(state, worst_overhead_kb, seconds);
+}
+
+void BM_CheckpointWrite(benchmark::State& state) {
+  Fixture& f = fixture();
+  measure(state, [&] { write_checkpoint("--checkpoint", f.path, *f.algorithm, f.backend, "benchmark"); });
 }
 
 void BM_CheckpointRead(benchmark::State& state) {
   Fixture& f = fixture();
   if (!std::filesystem::exists(f.path))
     write_checkpoint("--checkpoint", f.path, *f.algorithm, f.backend, "benchmark");
-  double worst_overhead_baseline = 0.0, worst_peak = 0.0, seconds = 0.0;
-  for (auto _ : state) {
-    reset_peak();
-    const double baseline = static_cast<double>(status_kb("VmRSS"));
-    const auto start = std::chrono::steady_clock::now();
-    load_checkpoint(f.path, *f.algorithm);
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double peak = static_cast<double>(status_kb("VmHWM"));
-    if (peak - baseline > worst_peak - worst_overhead_baseline) {
-      worst_peak = peak;
-      worst_overhead_baseline = baseline;
-    }
-    state.SetIterationTime(seconds);
-  }
-  report(state, worst_overhead_baseline, worst_peak, seconds);
+  measure(state, [&] { load_checkpoint(f.path, *f.algorithm); });
 }
 
 BENCHMARK(BM_CheckpointWrite)->UseManualTime()->Iterations(3)->Unit(benchmark::kSecond);

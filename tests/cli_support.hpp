@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir_test.hpp"
+
 namespace chainsaw::test {
 
 namespace fs = std::filesystem;
@@ -40,22 +42,9 @@ inline std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-// A fresh directory per test, removed afterwards; the place every output file goes.
-class CliTest : public ::testing::Test {
+// The binary's tests: a fresh directory per test for every file a run writes.
+class CliTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/chainsaw_cli_XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
-    for (const auto& entry : fs::recursive_directory_iterator(dir_, ec))
-      fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir_, ec);
-  }
-
   // Runs `chainsaw <args>`; stdout through the pipe, stderr through a file outside dir_.
   Outcome chainsaw(const std::string& args) {
     const std::string err_file = dir_.string() + ".stderr";
@@ -95,8 +84,6 @@ class CliTest : public ::testing::Test {
   }
 
   std::string out_path(const std::string& name = "r.json") const { return (dir_ / name).string(); }
-
-  fs::path dir_;
 };
 
 // The one-line error contract: exit code 2, one non-empty stderr line naming the problem.

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "checkpoint_support.hpp"
+#include "temp_dir_test.hpp"
 #include "core/error.hpp"
 #include "core/host_engine.hpp"
 #include "test_support.hpp"
@@ -18,7 +19,6 @@
 namespace chainsaw {
 namespace {
 
-namespace fs = std::filesystem;
 
 Config small_config(const std::string& function, std::int64_t budget, std::uint64_t seed) {
   Config c;
@@ -36,19 +36,9 @@ std::unique_ptr<Engine> make_host(const Config& c, const Problem& p) {
   return std::make_unique<HostEngine>(c, p);
 }
 
-class CheckpointTest : public ::testing::Test {
+class CheckpointTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/chainsaw_checkpoint_XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string path(const std::string& name = "run.h5") const { return (dir_ / name).string(); }
-  fs::path dir_;
+  std::string path() const { return path_in_dir("run.h5"); }
 };
 
 TEST_F(CheckpointTest, ResumeInsideAnSsgaPhaseIsBitExact) {

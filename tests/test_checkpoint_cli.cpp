@@ -34,9 +34,34 @@ double best_of(const fs::path& json) {
 }
 
 // A child process running the binary with `args` (split on spaces), stdout and stderr to files.
-pid_t spawn(const std::string& args, const fs::path& err) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
+// Killed and reaped when it goes out of scope, so a failing assertion leaves no process behind.
+class Child {
+ public:
+  Child(const std::string& args, const fs::path& err);
+  ~Child() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  void signal(int signal_number) const { ::kill(pid_, signal_number); }
+  // Waits for the exit; the code as the shell reports it (128 + signal when killed).
+  int wait_exit_code() {
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+Child::Child(const std::string& args, const fs::path& err) {
+  pid_ = ::fork();
+  if (pid_ == 0) {
     std::vector<std::string> words;
     std::istringstream in(args);
     for (std::string w; in >> w;) words.push_back(w);
@@ -48,13 +73,6 @@ pid_t spawn(const std::string& args, const fs::path& err) {
     ::execv(CHAINSAW_BINARY, argv.data());
     std::_Exit(127);
   }
-  return pid;
-}
-
-int wait_exit_code(pid_t pid) {
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 bool wait_for(const std::function<bool()>& condition, double seconds) {
@@ -123,12 +141,11 @@ TEST_F(CheckpointCli, StopSignalsCheckpointAndResumeExactly) {
   for (int sig : {SIGINT, SIGTERM}) {
     SCOPED_TRACE(sig);
     const std::string ck = p("sig" + std::to_string(sig) + ".h5");
-    const pid_t pid = spawn(args + " --checkpoint " + ck + " --checkpoint-every 20000 -o " +
-                                p("never.json"),
-                            p("err.txt"));
+    Child child(args + " --checkpoint " + ck + " --checkpoint-every 20000 -o " + p("never.json"),
+                p("err.txt"));
     ASSERT_TRUE(wait_for([&] { return fs::exists(ck); }, 60.0)) << "no periodic checkpoint";
-    ::kill(pid, sig);
-    EXPECT_EQ(wait_exit_code(pid), 128 + sig);
+    child.signal(sig);
+    EXPECT_EQ(child.wait_exit_code(), 128 + sig);
     const auto err = lines_of(read_file(p("err.txt")));
     ASSERT_EQ(err.size(), 1u) << read_file(p("err.txt"));
     EXPECT_NE(err[0].find(sig == SIGINT ? "interrupted by SIGINT" : "interrupted by SIGTERM"),
@@ -152,13 +169,13 @@ TEST_F(CheckpointCli, SigkillDuringAWriteLeavesThePreviousCheckpoint) {
   for (int attempt = 0; attempt < 10 && !killed_mid_write; ++attempt) {
     fs::remove(ck);
     // 100,000 genes x 70 slots x 2 arrays: each write takes a while, and one is due every batch.
-    const pid_t pid = spawn("run --function rastrigin --dim 100000 --evals 100000000 --seed 2 "
-                            "--backend cpu -q --checkpoint " + ck + " --checkpoint-every 20",
-                            p("err.txt"));
+    Child child("run --function rastrigin --dim 100000 --evals 100000000 --seed 2 --backend cpu "
+                "-q --checkpoint " + ck + " --checkpoint-every 20",
+                p("err.txt"));
     ASSERT_TRUE(wait_for([&] { return fs::exists(ck); }, 60.0));
     killed_mid_write = wait_for([&] { return has_partial_file("run.h5"); }, 10.0);
-    ::kill(pid, SIGKILL);
-    wait_exit_code(pid);
+    child.signal(SIGKILL);
+    child.wait_exit_code();
     killed_mid_write = killed_mid_write && has_partial_file("run.h5");
   }
   ASSERT_TRUE(killed_mid_write) << "never caught a write in progress";

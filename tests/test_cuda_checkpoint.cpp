@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checkpoint_support.hpp"
+#include "temp_dir_test.hpp"
 #include "core/cuda_engine.hpp"
 #include "core/host_engine.hpp"
 #include "core/device_info.hpp"
@@ -20,7 +21,6 @@
 namespace chainsaw {
 namespace {
 
-namespace fs = std::filesystem;
 
 #define REQUIRE_GPU()                                                   \
   do {                                                                  \
@@ -43,19 +43,9 @@ std::unique_ptr<Engine> make_cuda(const Config& c, const Problem& p) {
   return std::make_unique<CudaEngine>(c, p);
 }
 
-class CudaCheckpoint : public ::testing::Test {
+class CudaCheckpoint : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/chainsaw_cuda_checkpoint_XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string path() const { return (dir_ / "run.h5").string(); }
-  fs::path dir_;
+  std::string path() const { return path_in_dir("run.h5"); }
 };
 
 // Saved states, drawn from, restored: the same children again, bit for bit.
