@@ -99,6 +99,7 @@ struct InitializeOp {
 template <class Fn>
 struct CrossoverOp {
   static constexpr bool kUsesRng = true;
+  static constexpr int kMinBlocksPerSm = 4;
   __device__ bool stores_rng() const { return true; }
   real_t* genes;
   Dim pitch;
