@@ -20,8 +20,6 @@
 #include <cuda_runtime.h>
 #include <curand_kernel.h>
 
-#include <type_traits>
-
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
 #include "fitness/reduction.hpp"
@@ -117,20 +115,8 @@ __device__ Partial block_reduce_ordered(const Partial* items, int count, Partial
   return p;
 }
 
-// Ops that draw random numbers hold a cuRAND state and many live values: left alone, the
-// compiler gives them ~96 registers and 2 resident blocks per SM, too few warps to cover memory
-// latency. They may ask for a minimum of resident blocks (kMinBlocksPerSm), which caps registers.
-template <class Op, class = void>
-struct MinBlocksPerSm {
-  static constexpr int value = 1;
-};
-template <class Op>
-struct MinBlocksPerSm<Op, std::void_t<decltype(Op::kMinBlocksPerSm)>> {
-  static constexpr int value = Op::kMinBlocksPerSm;
-};
-
 template <class Term, class Op>
-__global__ void __launch_bounds__(kThreads, MinBlocksPerSm<Op>::value)
+__global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {

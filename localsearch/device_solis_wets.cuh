@@ -43,7 +43,6 @@ struct SwDeviceState {
 template <class Fn>
 struct SwMoveOp {
   static constexpr bool kUsesRng = true;
-  static constexpr int kMinBlocksPerSm = 4;
   __device__ bool stores_rng() const { return forward; }
   bool forward;
   SwDeviceState* state;

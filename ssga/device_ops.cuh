@@ -99,7 +99,6 @@ struct InitializeOp {
 template <class Fn>
 struct CrossoverOp {
   static constexpr bool kUsesRng = true;
-  static constexpr int kMinBlocksPerSm = 4;
   __device__ bool stores_rng() const { return true; }
   real_t* genes;
   Dim pitch;
