@@ -25,19 +25,6 @@ using Dim = std::int64_t;
 // The global bias of every paper function (seed 003 §6.3): the optimum value is -330.
 inline constexpr double kFBias = -330.0;
 
-// An integer below 2^52 as a double, exactly. On the GPU, integer-to-double conversions go
-// through a narrow unit (16 per clock and SM), which bounds per-gene kernels; the bits of
-// 2^52 + n read as a double, minus 2^52, give the same value with one addition.
-CHAINSAW_HD double exact_double(std::uint64_t n) {
-#if defined(__CUDA_ARCH__)
-  return __dsub_rn(__hiloint2double(static_cast<int>(0x43300000u | static_cast<std::uint32_t>(n >> 32)),
-                                    static_cast<int>(static_cast<std::uint32_t>(n))),
-                   4503599627370496.0);
-#else
-  return static_cast<double>(n);
-#endif
-}
-
 template <class T>
 CHAINSAW_HD T clamp_to(T v, T lo, T hi) {
   return v < lo ? lo : (v > hi ? hi : v);

@@ -38,7 +38,7 @@ struct Griewank {
   using Partial = SumProductPartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
     p.sum += z * z / 4000.0;
-    p.product *= cos(z / sqrt(exact_double(static_cast<std::uint64_t>(i))));
+    p.product *= cos(z / sqrt(static_cast<double>(i)));
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
     return p.sum - p.product + 1.0;
@@ -68,7 +68,7 @@ struct Discus {
 struct SumSquares {
   using Partial = SumPartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
-    p.sum += exact_double(static_cast<std::uint64_t>(i)) * z * z;
+    p.sum += static_cast<double>(i) * z * z;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
 };

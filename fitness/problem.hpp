@@ -63,7 +63,7 @@ struct Shift {
     const std::uint32_t h =
         hash32(hash32(static_cast<std::uint32_t>(index) ^ static_cast<std::uint32_t>(key)) ^
                static_cast<std::uint32_t>(index >> 32) ^ static_cast<std::uint32_t>(key >> 32));
-    const double u = exact_double(h) * 0x1.0p-32;
+    const double u = static_cast<double>(h) * 0x1.0p-32;
     return static_cast<real_t>(add_rn(lower, mul_rn(width, add_rn(0.2, mul_rn(0.6, u)))));
   }
 };
