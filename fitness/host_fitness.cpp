@@ -1,8 +1,11 @@
 #include "fitness/host_fitness.hpp"
 
+#include "fitness/cec2010_instance.hpp"
+
 namespace chainsaw {
 
 double evaluate_host(const Problem& problem, const real_t* x) {
+  if (problem.is_cec2010()) return evaluate_cec2010_host(problem, x);
   return visit_function(problem.function, [&](auto fn) {
     using Fn = decltype(fn);
     const Dim chunks = host_chunk_count(problem.dim);

@@ -1,6 +1,7 @@
 #include "io/result_json.hpp"
 
 #include "core/types.hpp"
+#include "fitness/problem.hpp"
 #include "io/parse_value.hpp"
 #include "io/version.hpp"
 
@@ -14,6 +15,7 @@ nlohmann::ordered_json config_to_json(const Config& c) {
   j["seed"] = c.seed;
   // The effective value, so that passing it back reproduces the same optimum.
   j["problem_seed"] = c.effective_problem_seed();
+  j["instance"] = c.instance.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(c.instance);
   j["population"] = c.population_size;
   j["batch"] = c.batch;
   j["blx_alpha"] = c.blx_alpha;
@@ -45,7 +47,8 @@ nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment
   j["threads"] = env.threads;
 
   j["best_fitness"] = r.best_fitness;
-  j["best_error"] = r.best_fitness - kFBias;  // distance in f to the optimum value -330
+  // Distance in f to the optimum value: -330 for the paper's functions, 0 for CEC 2010.
+  j["best_error"] = r.best_fitness - function_optimum_value(config.function);
   j["distance_to_optimum"] = r.distance_to_optimum;
 
   const RunCounters& n = r.counters;
