@@ -70,9 +70,9 @@ def main():
         w.writeheader()
         w.writerows(rows)
 
-    lines = [f"CEC 2010, {a.evals} evaluations, seeds 1..{a.seeds}, backend "
-             f"{rows[0]['backend']} {rows[0]['device']} ({rows[0]['genes']} genes): best error "
-             "f(best) - f(o)", "",
+    where = rows[0]["backend"] + (" " + rows[0]["device"] if rows[0]["device"] else "")
+    lines = [f"CEC 2010, {a.evals} evaluations, seeds 1..{a.seeds}, {where} "
+             f"({rows[0]['genes']} genes): best error f(best) - f(o)", "",
              "| function | D | runs | mean | std | median | mean time (s) |",
              "|---|---|---|---|---|---|---|"]
     for n in a.functions:

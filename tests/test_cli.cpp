@@ -243,6 +243,56 @@ TEST_F(CliTest, FunctionsListsTheSixFunctionsWithDomains) {
   EXPECT_NE(o.out.find("[-600, 600]"), std::string::npos) << o.out;
 }
 
+TEST_F(CliTest, FunctionsListsTheTwentyCec2010FunctionsWithDomainsAndSeparability) {
+  const Outcome o = chainsaw("functions");
+  EXPECT_EQ(o.exit_code, 0);
+  for (int n = 1; n <= 20; ++n) {
+    const std::string name = "cec2010-f" + std::to_string(n) + " ";
+    EXPECT_NE(o.out.find(name), std::string::npos) << name;
+  }
+  for (const char* text : {"[-32, 32]", "[-5, 5]", "single-group", "D/2m-group", "D/m-group",
+                           "non-separable", "f(o) = 0"})
+    EXPECT_NE(o.out.find(text), std::string::npos) << text << " in\n" << o.out;
+}
+
+TEST_F(CliTest, Cec2010DimensionTheGroupsDoNotAllowIsOneLineError) {
+  expect_one_line_error(
+      chainsaw("run --function cec2010-f9 --dim 1050 --evals 2000 --backend cpu --output " +
+               out_path()),
+      "--dim = 1050: cec2010-f9 needs a multiple of 2m = 100");
+  expect_one_line_error(chainsaw("run --function cec2010-f6 --dim 20 --backend cpu"),
+                        "cec2010-f6 needs at least m = 50");
+  EXPECT_FALSE(fs::exists(out_path()));
+}
+
+TEST_F(CliTest, InstanceFileErrorsAreOneLine) {
+  const fs::path instance = dir_ / "inst.txt";
+  std::ofstream(instance) << "shift 1 2\n";
+  expect_one_line_error(chainsaw("run --function cec2010-f1 --dim 100 --backend cpu --instance " +
+                                 instance.string()),
+                        "shift ends after 2 values");
+  expect_one_line_error(chainsaw("run --function rastrigin --dim 100 --backend cpu --instance " +
+                                 instance.string()),
+                        "only the cec2010-* functions");
+}
+
+TEST_F(CliTest, Cec2010RunReportsTheErrorAgainstOptimumZero) {
+  const fs::path instance = dir_ / "inst.txt";
+  std::ofstream(instance) << "dim 200\nshift";
+  for (int j = 0; j < 200; ++j) std::ofstream(instance, std::ios::app) << " 0.25";
+  const Outcome o = chainsaw("run --function cec2010-f10 --dim 200 --evals 1500 --seed 3 "
+                             "--backend cpu --quiet --output " + out_path() + " --instance " +
+                             instance.string());
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto j = nlohmann::json::parse(read_file(out_path()));
+  EXPECT_EQ(j["config"]["function"], "cec2010-f10");
+  EXPECT_EQ(j["config"]["instance"], instance.string());
+  const double best = j["best_fitness"];
+  EXPECT_GT(best, 0.0);
+  EXPECT_DOUBLE_EQ(j["best_error"].get<double>(), best);
+  EXPECT_GT(j["distance_to_optimum"].get<double>(), 0.0);
+}
+
 TEST_F(CliTest, DryRunPrintsTheMemoryPlanAndRunsNothing) {
   const fs::path out = dir_ / "r.json";
   const Outcome fits =
