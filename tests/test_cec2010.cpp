@@ -320,13 +320,15 @@ class InstanceFile : public ::testing::Test {
 TEST_F(InstanceFile, SectionsAreReadAndMissingOnesGenerated) {
   const Dim d = 100;
   std::string text = "# a test instance\ndim 100\nshift\n";
-  for (Dim j = 0; j < d; ++j) text += std::to_string(-0.5 + 0.01 * j) + (j % 10 == 9 ? "\n" : " ");
+  // Multiples of 1/64: exact in six decimals, float32 and float64 alike.
+  auto o_of = [](Dim j) { return static_cast<double>(j - 32) / 64.0; };
+  for (Dim j = 0; j < d; ++j) text += std::to_string(o_of(j)) + (j % 10 == 9 ? "\n" : " ");
   text += "permutation  # 1-based, as MATLAB writes it\n";
   for (Dim k = 0; k < d; ++k) text += std::to_string(d - k) + " ";
   text += "\n";
   const std::string path = write(text);
   const Problem p = Problem::make("cec2010-f10", d, 5, path);
-  for (Dim j = 0; j < d; ++j) EXPECT_EQ(p.shift(j), static_cast<real_t>(-0.5 + 0.01 * j));
+  for (Dim j = 0; j < d; ++j) EXPECT_EQ(p.shift(j), static_cast<real_t>(o_of(j)));
   for (Dim k = 0; k < d; ++k) EXPECT_EQ(p.cec->perm[k], d - 1 - k);
   // The rotation was not in the file: the seed's.
   EXPECT_EQ(p.cec->rotation, Problem::make("cec2010-f10", d, 5).cec->rotation);
