@@ -89,6 +89,11 @@ std::string gib(std::size_t bytes) {
   return s.str();
 }
 
+// The block-partial scratch holds the largest partial of any function.
+static_assert(sizeof(RosenbrockPartial) <= sizeof(PrefixSquarePartial) &&
+                  sizeof(AckleyPartial) <= sizeof(PrefixSquarePartial),
+              "partials scratch is sized by PrefixSquarePartial");
+
 // A CEC 2010 instance on the device (o, P, P's inverse, M) and the stored Solis-Wets candidate
 // its grouped evaluation gathers from.
 std::size_t cec2010_device_bytes(const Problem& problem) {

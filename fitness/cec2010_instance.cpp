@@ -226,17 +226,11 @@ double evaluate_cec2010_host(const Problem& problem, const real_t* x) {
   const CecView view = problem.cec->view();
   return visit_cec2010(problem.function, [&](auto fn) {
     using Fn = decltype(fn);
-    const Dim chunks = host_chunk_count(problem.dim);
-    std::vector<typename Fn::Partial> partials(static_cast<size_t>(chunks));
-#pragma omp parallel for schedule(static) if (chunks > 1)
-    for (Dim c = 0; c < chunks; ++c) {
+    return reduce_host_chunks<Fn>(problem.dim, [&](Dim begin, Dim end) {
       typename Fn::Partial p{};
-      const Dim end = std::min(problem.dim, (c + 1) * kHostChunk);
-      for (Dim t = c * kHostChunk; t < end; ++t)
-        Fn::accumulate(p, view, x, static_cast<double>(x[t]), t);
-      partials[c] = p;
-    }
-    return finish_chunks<Fn>(partials.data(), chunks, problem.dim);
+      for (Dim t = begin; t < end; ++t) Fn::accumulate(p, view, x, static_cast<double>(x[t]), t);
+      return p;
+    });
   });
 }
 

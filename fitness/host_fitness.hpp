@@ -37,6 +37,20 @@ double finish_chunks(const typename Fn::Partial* partials, Dim chunks, Dim dim) 
   return Fn::finish(total, dim) + Fn::kBias;
 }
 
+// f from the partials of the fixed chunks of [0, dim): chunk_partial(begin, end) in parallel,
+// combined in order.
+template <class Fn, class ChunkPartial>
+double reduce_host_chunks(Dim dim, ChunkPartial&& chunk_partial) {
+  const Dim chunks = host_chunk_count(dim);
+  std::vector<typename Fn::Partial> partials(static_cast<size_t>(chunks));
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (Dim c = 0; c < chunks; ++c) {
+    const Dim begin = c * kHostChunk;
+    partials[c] = chunk_partial(begin, begin + kHostChunk < dim ? begin + kHostChunk : dim);
+  }
+  return finish_chunks<Fn>(partials.data(), chunks, dim);
+}
+
 // f(x) of one stored individual, chunks in parallel (every function, CEC 2010 included).
 double evaluate_host(const Problem& problem, const real_t* x);
 

@@ -270,22 +270,24 @@ TEST(Cec2010Instance, FunctionsWithoutGroupsStoreNoPermutation) {
   }
 }
 
+// The UserError message of Problem::make, or "" when it succeeds.
+std::string error_of(const std::string& name, Dim d, const std::string& instance = "") {
+  try {
+    Problem::make(name, d, 1, instance);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(Cec2010Instance, DimensionsTheGroupsDoNotAllowAreRefusedWithOneClearLine) {
-  auto message = [](const std::string& name, Dim d) -> std::string {
-    try {
-      Problem::make(name, d, 1);
-    } catch (const UserError& e) {
-      return e.what();
-    }
-    return "";
-  };
-  EXPECT_EQ(message("cec2010-f9", 1050),
+  EXPECT_EQ(error_of("cec2010-f9", 1050),
             "--dim = 1050: cec2010-f9 needs a multiple of 2m = 100 (groups of m = 50)");
-  EXPECT_NE(message("cec2010-f18", 150).find("multiple of 2m = 100"), std::string::npos);
-  EXPECT_NE(message("cec2010-f4", 49).find("at least m = 50"), std::string::npos);
-  EXPECT_EQ(message("cec2010-f4", 50), "");
-  EXPECT_EQ(message("cec2010-f1", 7), "");
-  EXPECT_EQ(message("cec2010-f20", 2), "");
+  EXPECT_NE(error_of("cec2010-f18", 150).find("multiple of 2m = 100"), std::string::npos);
+  EXPECT_NE(error_of("cec2010-f4", 49).find("at least m = 50"), std::string::npos);
+  EXPECT_EQ(error_of("cec2010-f4", 50), "");
+  EXPECT_EQ(error_of("cec2010-f1", 7), "");
+  EXPECT_EQ(error_of("cec2010-f20", 2), "");
   Config c;
   c.function = "cec2010-f12";
   c.dim = 1010;
@@ -305,14 +307,6 @@ class InstanceFile : public ::testing::Test {
     const fs::path path = dir_ / "instance.txt";
     std::ofstream(path) << text;
     return path.string();
-  }
-  static std::string error_of(const std::string& name, Dim d, const std::string& path) {
-    try {
-      Problem::make(name, d, 1, path);
-    } catch (const UserError& e) {
-      return e.what();
-    }
-    return "";
   }
   fs::path dir_;
 };
