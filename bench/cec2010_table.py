@@ -10,7 +10,8 @@ The issue's table (the paper's setting): 10^5 and 10^6 variables, 500,000 evalua
   bench/cec2010_table.py --dims 100000 1000000 --evals 500000 --seeds 10 --backend cuda \\
       --out bench/results/<date>-<machine>/cec2010
 A quick check on the CPU:
-  bench/cec2010_table.py --functions 1 2 --dims 1000 --evals 2000 --seeds 2 --backend cpu --out /tmp/t
+  bench/cec2010_table.py --functions 1 2 --dims 1000 --evals 2000 --seeds 2 --backend cpu \
+      --out /tmp/t
 """
 import argparse
 import csv

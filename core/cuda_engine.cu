@@ -99,7 +99,8 @@ static_assert(sizeof(RosenbrockPartial) <= sizeof(PrefixSquarePartial) &&
 std::size_t cec2010_device_bytes(const Problem& problem) {
   if (!problem.is_cec2010()) return 0;
   const CecInstance& inst = *problem.cec;
-  return (inst.o.size() + static_cast<std::size_t>(device::row_pitch(problem.dim))) * sizeof(real_t) +
+  const auto candidate = static_cast<std::size_t>(device::row_pitch(problem.dim));
+  return (inst.o.size() + candidate) * sizeof(real_t) +
          (inst.perm.size() + inst.inverse.size()) * sizeof(std::int32_t) +
          inst.rotation.size() * sizeof(double);
 }

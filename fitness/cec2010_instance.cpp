@@ -68,7 +68,8 @@ std::vector<real_t> generate_shift(const FunctionInfo& info, Dim dim, std::uint6
 
 std::vector<std::int32_t> inverse_of(const std::vector<std::int32_t>& perm) {
   std::vector<std::int32_t> inv(perm.size());
-  for (size_t k = 0; k < perm.size(); ++k) inv[static_cast<size_t>(perm[k])] = static_cast<std::int32_t>(k);
+  for (size_t k = 0; k < perm.size(); ++k)
+    inv[static_cast<size_t>(perm[k])] = static_cast<std::int32_t>(k);
   return inv;
 }
 

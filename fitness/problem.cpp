@@ -105,8 +105,8 @@ Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t p
   const FunctionInfo& info = function_info(function_name);
   check_dimension(info, dim);
   if (!instance_file.empty() && cec2010_number(info.id) == 0)
-    throw UserError("--instance = " + instance_file + ": only the cec2010-* functions read one, not " +
-                    info.name);
+    throw UserError("--instance = " + instance_file +
+                    ": only the cec2010-* functions read one, not " + info.name);
   Problem p;
   p.function = info.id;
   p.dim = dim;

@@ -153,9 +153,9 @@ struct HostMemoryPlan {
 
 HostMemoryPlan host_memory_plan(const Config& c) {
   const double slots = static_cast<double>(c.capacity()) * static_cast<double>(c.dim) * sizeof(real_t);
-  const double instance = cec2010_number(function_info(c.function).id) != 0
-                             ? static_cast<double>(c.dim) * (sizeof(real_t) + 2 * sizeof(std::int32_t))
-                             : 0.0;
+  const double per_gene = sizeof(real_t) + 2 * sizeof(std::int32_t);  // o, P, P's inverse
+  const double instance =
+      cec2010_number(function_info(c.function).id) != 0 ? static_cast<double>(c.dim) * per_gene : 0.0;
   return {slots, slots, 3.0 * static_cast<double>(c.dim) * sizeof(real_t) + instance};
 }
 

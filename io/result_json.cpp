@@ -15,7 +15,8 @@ nlohmann::ordered_json config_to_json(const Config& c) {
   j["seed"] = c.seed;
   // The effective value, so that passing it back reproduces the same optimum.
   j["problem_seed"] = c.effective_problem_seed();
-  j["instance"] = c.instance.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(c.instance);
+  j["instance"] =
+      c.instance.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(c.instance);
   j["population"] = c.population_size;
   j["batch"] = c.batch;
   j["blx_alpha"] = c.blx_alpha;
