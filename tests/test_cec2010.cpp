@@ -262,6 +262,17 @@ TEST(Cec2010Instance, ShiftLiesInTheDomainAndIsReproducibleFromTheSeed) {
   EXPECT_EQ(a.cec->rotation, a_again.cec->rotation);
 }
 
+TEST(Cec2010Instance, GeneratedInstanceDoesNotDependOnTheThreadCount) {
+  const test::ThreadCountGuard guard;
+  omp_set_num_threads(1);
+  const Problem one = Problem::make("cec2010-f11", 20000, 8);
+  omp_set_num_threads(2);
+  const Problem two = Problem::make("cec2010-f11", 20000, 8);
+  EXPECT_EQ(one.cec->o, two.cec->o);
+  EXPECT_EQ(one.cec->perm, two.cec->perm);
+  EXPECT_EQ(one.cec->rotation, two.cec->rotation);
+}
+
 TEST(Cec2010Instance, FunctionsWithoutGroupsStoreNoPermutation) {
   for (int n : {1, 2, 3, 19, 20}) {
     const Problem p = Problem::make(name_of(n), 1000, 1);
