@@ -432,11 +432,18 @@ TEST(Cec2010HostEngine, DistanceToOptimumUsesTheStoredShift) {
   EXPECT_EQ(engine.distance_to_optimum(0), 0.0);
 }
 
-// A short real run improves a lot on the initial population (measured: see each threshold).
+// A short real run (D = 1,000, 20,000 evaluations, seed 4, one thread) cuts the best of the
+// initial population. Measured final/initial, float32 and float64 genes: F1 0.0086 / 0.0086,
+// F5 0.097 / 0.078, F12 0.068 / 0.068, F15 0.44 / 0.44, F20 0.00063 / 0.00054. The thresholds
+// leave a margin of 1.4x (F15, rotated Rastrigin in every group, the hardest) to 8x.
 TEST(Cec2010Search, ShortRunsOnTheCpuImproveOnTheInitialPopulation) {
   const test::OneThread one_thread;
-  for (const char* name : {"cec2010-f1", "cec2010-f5", "cec2010-f12", "cec2010-f15",
-                           "cec2010-f20"}) {
+  const std::pair<const char*, double> cases[] = {{"cec2010-f1", 0.02},
+                                                  {"cec2010-f5", 0.2},
+                                                  {"cec2010-f12", 0.15},
+                                                  {"cec2010-f15", 0.6},
+                                                  {"cec2010-f20", 0.005}};
+  for (const auto& [name, ratio] : cases) {
     Config c;
     c.function = name;
     c.dim = 1000;
@@ -452,7 +459,8 @@ TEST(Cec2010Search, ShortRunsOnTheCpuImproveOnTheInitialPopulation) {
     while (!algorithm.done()) algorithm.step();
     const double final_best = algorithm.result().best_fitness;
     EXPECT_GT(initial, 0.0) << name;
-    EXPECT_LT(final_best, 0.5 * initial) << name << ": " << initial << " -> " << final_best;
+    EXPECT_LT(final_best, ratio * initial) << name << ": " << initial << " -> " << final_best;
+    EXPECT_EQ(algorithm.counters().evaluations, c.max_evaluations) << name;
   }
 }
 
