@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Everything the GPU claims of this repository rest on, in one command for the lent GPU machine:
 # build (sm_90), the GPU tests, the fitness-kernel benchmark, and the paper's end-to-end
-# experiment (Rastrigin, 500,000 evaluations) at the given dimensions. Logs go to $OUT (or
-# ./gpu-suite-out); bench/results/ keeps the copies that were committed.
+# experiment (Rastrigin, 500,000 evaluations) at the given dimensions, and the checkpoint
+# benchmark and resume check. Logs go to $OUT (or ./gpu-suite-out); bench/results/ keeps the
+# copies that were committed.
 #   usage: bench/gpu_suite.sh [dims...]      default dims: 100000 1000000 3000000
-#   CEC_DIMS="100000 1000000" SEEDS=10 bench/gpu_suite.sh   also the CEC 2010 table
+#   env: SKIP_BENCH=1 (no fitness-kernel benchmark), E2E=0 (no end-to-end runs),
+#        CHECKPOINT=0 (no checkpoint benchmark and resume check), EVALS (500000),
+#        CEC_DIMS="100000 1000000" (also the CEC 2010 table at these D), SEEDS (10, for it)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-suite-out}
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
 dims=("$@")
-[ ${#dims[@]} -gt 0 ] || dims=(100000 1000000 3000000)
+[ ${#dims[@]} -gt 0 ] || [ "${E2E:-1}" = 0 ] || dims=(100000 1000000 3000000)
 evals=${EVALS:-500000}
 
 # The GPU machine gets a copy of the tree without .git: pass COMMIT=$(git rev-parse HEAD) along.
@@ -49,3 +52,27 @@ print(f"e2e rastrigin D={r['config']['dim']} evals={r['evaluations']['total']} "
       f"wall={r['wall_seconds']:.2f}s best={r['best_fitness']:.4e} dist={r['distance_to_optimum']:.3e} | {phases}")
 PY
 done
+
+if [ "${CHECKPOINT:-1}" != 0 ]; then
+  # Write and read of a 3e6-D population of 120 slots, from and to device memory.
+  CHAINSAW_BENCH_DIR=${CHECKPOINT_DIR:-/tmp} ./build/bench/bench_checkpoint \
+    --benchmark_out="$out/bench_checkpoint.json" --benchmark_out_format=json \
+    > "$out/bench_checkpoint.log" 2>&1
+  grep -E '^BM_' "$out/bench_checkpoint.log"
+  # run N + resume to 2N against run 2N, through the CLI on the GPU.
+  ck=${CHECKPOINT_DIR:-/tmp}/chainsaw_resume_check.h5
+  common="run --function rastrigin --dim 1000000 --seed 4 --backend cuda --quiet"
+  ./build/chainsaw $common --evals 40000 --output "$out/ck_whole.json" &&
+  ./build/chainsaw $common --evals 21111 --checkpoint "$ck" --output "$out/ck_part.json" &&
+  ./build/chainsaw inspect "$ck" > "$out/ck_inspect.txt" &&
+  ./build/chainsaw resume "$ck" --evals 40000 --quiet --output "$out/ck_resumed.json"
+  python3 - "$out" <<'PY'
+import json, sys
+d = sys.argv[1]
+w, r = (json.load(open(f"{d}/ck_{n}.json")) for n in ("whole", "resumed"))
+print(f"gpu resume check D=1e6: whole {w['best_fitness']!r} resumed {r['best_fitness']!r} "
+      f"identical={w['best_fitness'] == r['best_fitness']} "
+      f"resumed_at={r.get('resumed_at_evaluations')}")
+PY
+  rm -f "$ck"
+fi

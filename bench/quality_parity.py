@@ -7,6 +7,10 @@ must not be worse at the 1% level. Writes a Markdown table and the raw values as
 
   bench/quality_parity.py --binary build/chainsaw --dim 100000 --evals 50000 --seeds 10 \
       --out bench/results/quality_parity.md
+
+--cpu-values FILE (repeatable) reuses the CPU side of an earlier run's JSON for the functions it
+holds: for a change to the GPU backend only, the CPU values are still the CPU backend's (it is
+deterministic), and they cost most of the time.
 """
 import argparse
 import json
@@ -41,13 +45,24 @@ def main():
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--functions", default=",".join(FUNCTIONS))
     ap.add_argument("--out", default="quality_parity.md")
+    ap.add_argument("--cpu-values", action="append", default=[])
     args = ap.parse_args()
+    reused_cpu = {}
+    for path in args.cpu_values:
+        with open(path) as f:
+            for fn, v in json.load(f).items():
+                if len(v["cpu"]) >= args.seeds:
+                    reused_cpu[fn] = v["cpu"][:args.seeds]
     from scipy.stats import mannwhitneyu  # present on the GPU machine
 
     rows, raw = [], {}
     for fn in args.functions.split(","):
         values = {}
         for backend in ("cuda", "cpu"):
+            if backend == "cpu" and fn in reused_cpu:
+                values[backend] = [{"best_fitness": v, "wall_seconds": float("nan")}
+                                   for v in reused_cpu[fn]]
+                continue
             values[backend] = [run(args.binary, fn, args.dim, args.evals, s, backend, args.threads)
                                for s in range(1, args.seeds + 1)]
         gpu = [r["best_fitness"] for r in values["cuda"]]

@@ -22,10 +22,12 @@ namespace {
 using device::kThreads;
 using device::ReduceShape;
 
-// Launch sizes from the device (seed 001's lesson): enough blocks to fill every SM with full
-// occupancy for one-row kernels (Solis-Wets), and the same spread across a batch of rows.
+// Launch sizes from the device (seed 001's lesson). The plan holds the largest shapes (every SM
+// at full occupancy), which size the RNG states and the partials; each launch then takes the one
+// wave of blocks its own kernel can keep resident (Impl::launch_reduce).
 struct LaunchPlan {
   int sm_count = 1;
+  int batch = 1;
   int max_rows = 1;      // rows of any batched launch (children, distance pairs, slots)
   int rng_rows = 1;      // rows of launches that draw random numbers
   ReduceShape single;    // one individual
@@ -36,6 +38,7 @@ struct LaunchPlan {
   static LaunchPlan make(const Config& config, Dim dim, int sm_count) {
     LaunchPlan p;
     p.sm_count = sm_count;
+    p.batch = std::max(1, config.batch);
     const int blocks_per_sm = 2048 / kThreads;
     p.single = ReduceShape::make(dim, sm_count * blocks_per_sm);
     const int batch_blocks = std::max(1, sm_count * blocks_per_sm / std::max(1, config.batch));
@@ -238,15 +241,46 @@ struct CudaEngine::Impl {
     stream.synchronize();
   }
 
+  // How many rows of a launch share the GPU: a single row takes every SM, a batch spreads its
+  // `batch` rows over them (more rows run as further waves).
+  enum class Spread { kOneRow, kBatch };
+
+  // Blocks of this kernel that fit on one SM (registers, shared memory), asked of the driver
+  // once per kernel.
   template <class Term, class Op>
-  void launch_reduce(const Op& op, const Term& term, const ReduceShape& shape, int rows,
-                     curandState* rng_in = nullptr, curandState* rng_out = nullptr) {
+  static int blocks_per_sm() {
+    static const int blocks = [] {
+      int n = 0;
+      CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &n, device::produce_reduce_kernel<Term, Op>, kThreads, 0));
+      return std::max(1, n);
+    }();
+    return blocks;
+  }
+
+  // One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
+  // (measured: 1.58 waves cost the 3e6-D evaluation 40% of its time).
+  ReduceShape shape(Spread spread, int blocks_per_sm) const {
+    const int wave = launch.sm_count * std::min(blocks_per_sm, 2048 / kThreads);
+    return ReduceShape::make(dim, spread == Spread::kOneRow ? wave : std::max(1, wave / launch.batch));
+  }
+
+  // `blocks_cap` (> 0) lowers the blocks per SM, so that kernels which must map genes to threads
+  // alike (the Solis-Wets moves and their apply step regenerate the same dif) share one shape.
+  template <class Term, class Op>
+  ReduceShape launch_reduce(const Op& op, const Term& term, Spread spread, int rows,
+                            curandState* rng_in = nullptr, curandState* rng_out = nullptr,
+                            int blocks_cap = 0) {
     CHAINSAW_EXPECTS(rows >= 1 && rows <= launch.max_rows, "batched launch exceeds its rows");
-    const dim3 grid(static_cast<unsigned>(shape.blocks_x), static_cast<unsigned>(rows));
+    int blocks = blocks_per_sm<Term, Op>();
+    if (blocks_cap > 0) blocks = std::min(blocks, blocks_cap);
+    const ReduceShape s = shape(spread, blocks);
+    const dim3 grid(static_cast<unsigned>(s.blocks_x), static_cast<unsigned>(rows));
     device::produce_reduce_kernel<Term, Op><<<grid, kThreads, 0, stream.get()>>>(
-        op, term, shape, rng_in ? rng_in : rng.data(), rng_out ? rng_out : rng.data(),
+        op, term, s, rng_in ? rng_in : rng.data(), rng_out ? rng_out : rng.data(),
         reinterpret_cast<typename Term::Partial*>(partials.data()), tickets.data());
     CHAINSAW_CUDA_CHECK_LAUNCH();
+    return s;
   }
 
   template <class T>
@@ -272,14 +306,14 @@ struct CudaEngine::Impl {
         using Fn = decltype(fn);
         device::EvaluateOp<Fn> op{genes.data(), pitch, rows_a.data(), sink<Fn>()};
         launch_reduce(op, device::CecTerm<Fn>{cec_view, genes.data(), pitch, rows_a.data()},
-                      launch.batched, rows);
+                      Spread::kBatch, rows);
       });
       return;
     }
     visit_function(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
       device::EvaluateOp<Fn> op{genes.data(), pitch, rows_a.data(), sink<Fn>()};
-      launch_reduce(op, device::FitnessTerm<Fn>{problem.shift}, launch.batched, rows);
+      launch_reduce(op, device::FitnessTerm<Fn>{problem.shift}, Spread::kBatch, rows);
     });
   }
   // CEC 2010 Solis-Wets: evaluates the stored candidate of the step's move and decides.
@@ -288,11 +322,18 @@ struct CudaEngine::Impl {
       using Fn = decltype(fn);
       device::SwDecideOp<Fn> op{forward, sw_state.data(), candidate.data(), dim};
       launch_reduce(op, device::CecTerm<Fn>{cec_view, candidate.data(), 0, nullptr},
-                    launch.single, 1);
+                    Spread::kOneRow, 1);
     });
   }
   real_t* slot_genes(int slot) { return genes.data() + static_cast<Dim>(slot) * pitch; }
   real_t* slot_bias(int slot) { return bias.data() + static_cast<Dim>(slot) * pitch; }
+  real_t* slot_array(SlotArray array, int slot) {
+    return array == SlotArray::kGenes ? slot_genes(slot) : slot_bias(slot);
+  }
+  std::string rng_layout() const {
+    return "curand-xorwow/v1 states=" + std::to_string(launch.rng_states) +
+           " bytes=" + std::to_string(sizeof(curandState));
+  }
 };
 
 CudaEngine::CudaEngine(const Config& config, const Problem& problem)
@@ -309,7 +350,7 @@ void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
       using Fn = decltype(fn);
       device::InitializeOp<Fn> op{m.genes.data(), m.pitch, m.rows_a.data(), m.problem.lower,
                                   m.problem.upper, m.sink<Fn>()};
-      m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, m.launch.batched, rows);
+      m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, Impl::Spread::kBatch, rows);
     });
     if (m.problem.is_cec2010()) m.launch_evaluation(rows);  // the genes were only made
     m.rows_to_host(fitness + first, rows);
@@ -324,7 +365,7 @@ void CudaEngine::distances(const int* from, const int* to, int count, double* ou
     m.to_device(m.rows_b.data(), m.host_b, to + first, rows);
     device::DistanceOp op{m.genes.data(), m.pitch, m.rows_a.data(), m.rows_b.data(),
                           m.row_out.data()};
-    m.launch_reduce(op, device::SquareTerm{}, m.launch.batched, rows);
+    m.launch_reduce(op, device::SquareTerm{}, Impl::Spread::kBatch, rows);
     m.rows_to_host(out + first, rows);
   }
 }
@@ -337,7 +378,7 @@ void CudaEngine::make_children(const ChildSpec* children, int count, double* fit
     using Fn = decltype(fn);
     device::CrossoverOp<Fn> op{m.genes.data(), m.pitch,         m.specs.data(), m.blx_alpha,
                                m.problem.lower, m.problem.upper, m.sink<Fn>()};
-    m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, m.launch.batched, count);
+    m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, Impl::Spread::kBatch, count);
   });
   if (m.problem.is_cec2010()) {  // the children were only made: evaluate them where they lie
     std::vector<int> slots(static_cast<std::size_t>(count));
@@ -363,6 +404,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.sw_state.data(), &h, sizeof(h), cudaMemcpyHostToDevice, s));
 
   m.last_ls_syncs = 0;
+  ReduceShape sw_shape;
   visit_function(m.problem.function, [&](auto fn) {
     using Fn = decltype(fn);
     const device::FitnessTerm<Fn> term{m.problem.shift};
@@ -375,6 +417,9 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
     const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
                                   m.problem.upper,   m.sw_params, m.fitness.data(), request.slot};
     curandState* buffers[2] = {m.rng.data(), m.rng_alt.data()};
+    const int blocks_cap =
+        std::min(Impl::blocks_per_sm<device::FitnessTerm<Fn>, device::SwMoveOp<Fn>>(),
+                 Impl::blocks_per_sm<device::NoTerm, device::SwApplyOp>());
     std::int64_t left = request.evaluations;
     while (left > 0) {
       // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
@@ -383,11 +428,12 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       for (std::int64_t k = 0; k < steps; ++k) {
         curandState* current = buffers[(h.rng_parity + k) & 1];
         curandState* next = buffers[(h.rng_parity + k + 1) & 1];
-        m.launch_reduce(forward, term, m.launch.single, 1, current, next);
+        constexpr auto kOneRow = Impl::Spread::kOneRow;
+        sw_shape = m.launch_reduce(forward, term, kOneRow, 1, current, next, blocks_cap);
         if (cec) m.launch_sw_decision(true);
-        m.launch_reduce(backward, term, m.launch.single, 1, current, current);
+        m.launch_reduce(backward, term, kOneRow, 1, current, current, blocks_cap);
         if (cec) m.launch_sw_decision(false);
-        m.launch_reduce(apply, device::NoTerm{}, m.launch.single, 1, current, current);
+        m.launch_reduce(apply, device::NoTerm{}, kOneRow, 1, current, current, blocks_cap);
       }
       CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
       m.stream.synchronize();
@@ -397,8 +443,10 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   });
 
   if (h.rng_parity == 1)  // the current states ended in the spare buffer: bring them home
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rng.data(), m.rng_alt.data(), m.rng_alt.bytes(),
-                                      cudaMemcpyDeviceToDevice, s));
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(
+        m.rng.data(), m.rng_alt.data(),
+        sizeof(curandState) * static_cast<std::size_t>(sw_shape.blocks_x) * kThreads,
+        cudaMemcpyDeviceToDevice, s));
 
   LocalSearchResult result;
   result.fitness = h.f_current;
@@ -424,13 +472,6 @@ void CudaEngine::sort_slots(int* order) {
 void CudaEngine::read_genes(int slot, real_t* out) {
   Impl& m = *impl_;
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_genes(slot), sizeof(real_t) * m.dim,
-                                    cudaMemcpyDeviceToHost, m.stream.get()));
-  m.stream.synchronize();
-}
-
-void CudaEngine::read_bias(int slot, real_t* out) {
-  Impl& m = *impl_;
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_bias(slot), sizeof(real_t) * m.dim,
                                     cudaMemcpyDeviceToHost, m.stream.get()));
   m.stream.synchronize();
 }
@@ -496,10 +537,54 @@ double CudaEngine::fitness(int slot) {
 double CudaEngine::distance_to_optimum(int slot) {
   Impl& m = *impl_;
   device::OptimumDistanceOp op{m.genes.data(), m.pitch, slot, m.problem.shift, m.row_out.data()};
-  m.launch_reduce(op, device::SquareTerm{}, m.launch.single, 1);
+  m.launch_reduce(op, device::SquareTerm{}, Impl::Spread::kOneRow, 1);
   double d;
   m.rows_to_host(&d, 1);
   return d;
+}
+
+// Pageable copies: checkpoints stream blocks of a few MiB, where the staging copy costs little
+// next to the file system.
+void CudaEngine::read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) {
+  Impl& m = *impl_;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_array(array, slot) + first, sizeof(real_t) * count,
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.stream.synchronize();
+}
+
+void CudaEngine::write_slot_array(SlotArray array, int slot, Dim first, Dim count,
+                                  const real_t* in) {
+  Impl& m = *impl_;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_array(array, slot) + first, in, sizeof(real_t) * count,
+                                    cudaMemcpyHostToDevice, m.stream.get()));
+  m.stream.synchronize();
+}
+
+void CudaEngine::restore_fitness(const double* fitness) {
+  Impl& m = *impl_;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.fitness.data(), fitness, m.fitness.bytes(),
+                                    cudaMemcpyHostToDevice, m.stream.get()));
+  m.stream.synchronize();
+}
+
+RngSnapshot CudaEngine::save_rng() {
+  Impl& m = *impl_;
+  RngSnapshot s{m.rng_layout(), std::vector<std::uint8_t>(m.rng.bytes())};
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(s.bytes.data(), m.rng.data(), m.rng.bytes(),
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.stream.synchronize();
+  return s;
+}
+
+void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
+  Impl& m = *impl_;
+  if (snapshot.layout != m.rng_layout() || snapshot.bytes.size() != m.rng.bytes())
+    throw UserError("the checkpoint's random-number state (" + snapshot.layout +
+                    ") does not fit this GPU's launch plan (" + m.rng_layout() +
+                    "): resume on the same GPU model");
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rng.data(), snapshot.bytes.data(), m.rng.bytes(),
+                                    cudaMemcpyHostToDevice, m.stream.get()));
+  m.stream.synchronize();
 }
 
 int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }

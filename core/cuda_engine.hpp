@@ -42,13 +42,20 @@ class CudaEngine final : public Engine {
   double fitness(int slot) override;
   double distance_to_optimum(int slot) override;
 
+  void read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) override;
+  void write_slot_array(SlotArray array, int slot, Dim first, Dim count,
+                        const real_t* in) override;
+  void restore_fitness(const double* fitness) override;
+  // The cuRAND XORWOW states, all of them: their count follows the launch plan, so a snapshot
+  // restores only on a GPU with the same number of SMs.
+  RngSnapshot save_rng() override;
+  void restore_rng(const RngSnapshot& snapshot) override;
+
   // Evaluates stored slots in one batched launch (benchmarks time the fitness kernel with it).
   void evaluate(const std::vector<int>& slots, double* fitness);
   // Seconds per batched fitness launch over `slots`, timed with CUDA events around
   // `repetitions` back-to-back launches (the fitness-kernel benchmark).
   double time_evaluation(const std::vector<int>& slots, int repetitions);
-  // Reads a slot's bias vector (tests compare chain state with the host rules).
-  void read_bias(int slot, real_t* out);
   // Host syncs made by the last solis_wets call (to check "no round trip per step").
   int last_ls_host_syncs() const;
 

@@ -23,6 +23,16 @@ struct ChildSpec {
   double mutation_step = 0.0;
 };
 
+// The per-slot arrays an engine holds besides fitness (checkpoints stream them).
+enum class SlotArray { kGenes, kBias };
+
+// A backend's random-number state as bytes. `layout` names the generator and the shape of its
+// state, so a state is only ever restored into an engine that draws the same way.
+struct RngSnapshot {
+  std::string layout;
+  std::vector<std::uint8_t> bytes;
+};
+
 struct LocalSearchRequest {
   int slot = 0;
   double fitness = 0.0;           // f of the slot now
@@ -57,6 +67,17 @@ class Engine {
   virtual void write_genes(int slot, const real_t* genes) = 0;  // and evaluates them
   virtual double fitness(int slot) = 0;
   virtual double distance_to_optimum(int slot) = 0;
+
+  // Checkpoints. Raw copies of genes [first, first + count) of a slot's genes or bias vector,
+  // without evaluation, so that a population streams through a small host buffer.
+  virtual void read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) = 0;
+  virtual void write_slot_array(SlotArray array, int slot, Dim first, Dim count,
+                                const real_t* in) = 0;
+  // Every slot's fitness (capacity values) as the checkpoint recorded it.
+  virtual void restore_fitness(const double* fitness) = 0;
+  virtual RngSnapshot save_rng() = 0;
+  // Throws UserError when the snapshot's layout is not this engine's.
+  virtual void restore_rng(const RngSnapshot& snapshot) = 0;
 };
 
 }  // namespace chainsaw

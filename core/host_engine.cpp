@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
+#include "core/error.hpp"
 #include "core/rng.hpp"
 #include "fitness/host_fitness.hpp"
 #include "localsearch/solis_wets.hpp"
@@ -246,6 +248,38 @@ double HostEngine::distance_to_optimum(int slot) {
     partials[c] = sum;
   }
   return std::sqrt(std::accumulate(partials.begin(), partials.end(), 0.0));
+}
+
+void HostEngine::read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) {
+  const real_t* src = array_of(array, slot) + first;
+  std::copy(src, src + count, out);
+}
+
+void HostEngine::write_slot_array(SlotArray array, int slot, Dim first, Dim count,
+                                  const real_t* in) {
+  std::copy(in, in + count, array_of(array, slot) + first);
+}
+
+void HostEngine::restore_fitness(const double* fitness) {
+  std::copy(fitness, fitness + capacity_, fitness_.begin());
+}
+
+// The operation counter is the whole generator state: every stream is keyed by it.
+namespace {
+constexpr const char* kHostRngLayout = "splitmix64-counter/v1";
+}
+
+RngSnapshot HostEngine::save_rng() {
+  RngSnapshot s{kHostRngLayout, std::vector<std::uint8_t>(sizeof(operation_))};
+  std::memcpy(s.bytes.data(), &operation_, sizeof(operation_));
+  return s;
+}
+
+void HostEngine::restore_rng(const RngSnapshot& snapshot) {
+  if (snapshot.layout != kHostRngLayout || snapshot.bytes.size() != sizeof(operation_))
+    throw UserError("the checkpoint's random-number state (" + snapshot.layout +
+                    ") is not the CPU backend's (" + kHostRngLayout + ")");
+  std::memcpy(&operation_, snapshot.bytes.data(), sizeof(operation_));
 }
 
 }  // namespace chainsaw

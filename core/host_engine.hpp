@@ -28,6 +28,13 @@ class HostEngine final : public Engine {
   double fitness(int slot) override { return fitness_[static_cast<size_t>(slot)]; }
   double distance_to_optimum(int slot) override;
 
+  void read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) override;
+  void write_slot_array(SlotArray array, int slot, Dim first, Dim count,
+                        const real_t* in) override;
+  void restore_fitness(const double* fitness) override;
+  RngSnapshot save_rng() override;
+  void restore_rng(const RngSnapshot& snapshot) override;
+
   // The slot's Solis-Wets bias vector (tests inspect chain state through it).
   const real_t* bias(int slot) const { return &bias_[static_cast<size_t>(slot) * dim_]; }
   std::uint64_t operation_counter() const { return operation_; }
@@ -35,6 +42,9 @@ class HostEngine final : public Engine {
  private:
   real_t* genes_of(int slot) { return &genes_[static_cast<size_t>(slot) * dim_]; }
   real_t* bias_of(int slot) { return &bias_[static_cast<size_t>(slot) * dim_]; }
+  real_t* array_of(SlotArray array, int slot) {
+    return array == SlotArray::kGenes ? genes_of(slot) : bias_of(slot);
+  }
   std::uint64_t chunk_key(RngPurpose purpose, std::uint64_t operation, Dim chunk) const;
 
   Problem problem_;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/error.hpp"
 #include "localsearch/ls_chain.hpp"
 #include "ssga/ssga.hpp"
 
@@ -44,29 +45,61 @@ void MaSwChains::initialize() {
   }
   counters_.evaluations += population_.size();
   counters_.ga_evaluations += population_.size();
+  initialized_ = true;
+  begin_round();
+}
+
+// 2a's n_frec, not cut at the budget, so that the state between units does not depend on it.
+// With r = 0 the rule gives the GA everything.
+void MaSwChains::begin_round() {
+  ga_phase_left_ = std::max<std::int64_t>(
+      0, ssga_evaluations_for_ratio(counters_.ga_evaluations, counters_.ls_evaluations,
+                                    config_.ls_intensity, config_.ls_ratio));
+  stage_ = ga_phase_left_ > 0 ? LoopStage::kGeneticAlgorithm : LoopStage::kLocalSearch;
+}
+
+bool MaSwChains::next_unit_cut_by_budget() const {
+  const std::int64_t left = config_.max_evaluations - counters_.evaluations;
+  if (stage_ == LoopStage::kGeneticAlgorithm)
+    return left < std::min<std::int64_t>(population_.batch(), ga_phase_left_);
+  // A restart after the LS is skipped when the budget cannot pay for it.
+  return left < config_.ls_intensity ||
+         (config_.restart && left - config_.ls_intensity < population_.size() - 1);
+}
+
+void MaSwChains::advance() {
+  const std::int64_t left = config_.max_evaluations - counters_.evaluations;
+  if (left <= 0) return;
+  if (stage_ == LoopStage::kGeneticAlgorithm) {
+    // 2a. One crossover batch of the SSGA phase.
+    const auto children = static_cast<int>(std::min<std::int64_t>(
+        {static_cast<std::int64_t>(population_.batch()), ga_phase_left_, left}));
+    SsgaContext ctx{config_, problem_, population_, engine_, rng_, timers_};
+    const std::int64_t spent = ssga_batch(ctx, children);
+    counters_.evaluations += spent;
+    counters_.ga_evaluations += spent;
+    ga_phase_left_ -= spent;
+    if (ga_phase_left_ <= 0) stage_ = LoopStage::kLocalSearch;
+    return;
+  }
+  local_search_unit();
+  begin_round();
 }
 
 void MaSwChains::step() {
-  const std::int64_t left = config_.max_evaluations - counters_.evaluations;
-  if (left <= 0) return;
+  if (done()) return;
+  // A round ends with its LS application; with r = 0 there is none and the GA takes the rest.
+  do {
+    const bool ends_round = stage_ == LoopStage::kLocalSearch;
+    advance();
+    if (ends_round) return;
+  } while (!done());
+}
 
-  // 2a. SSGA for n_frec evaluations.
-  // With r = 0 the rule gives the GA everything that is left.
-  const std::int64_t ssga_budget = std::clamp<std::int64_t>(
-      ssga_evaluations_for_ratio(counters_.ga_evaluations, counters_.ls_evaluations,
-                                 config_.ls_intensity, config_.ls_ratio),
-      0, left);
-  if (ssga_budget > 0) {
-    SsgaContext ctx{config_, problem_, population_, engine_, rng_, timers_};
-    const std::int64_t spent = ssga_phase(ctx, ssga_budget);
-    counters_.evaluations += spent;
-    counters_.ga_evaluations += spent;
-  }
-
-  // 2b-2c. Choose the LS individual and continue its Solis-Wets chain for I_str evaluations.
+// 2b-2c. Choose the LS individual and continue its Solis-Wets chain for I_str evaluations.
+void MaSwChains::local_search_unit() {
   const std::int64_t ls_budget =
       std::min(config_.ls_intensity, config_.max_evaluations - counters_.evaluations);
-  if (ls_budget <= 0 || config_.ls_ratio == 0.0) return;
   LsChoice choice;
   {
     ScopedPhase timer(timers_, Phase::kSelection);
@@ -110,6 +143,10 @@ void MaSwChains::restart_population() {
   ++counters_.restarts;
 }
 
+double MaSwChains::elapsed_seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
 RunResult MaSwChains::result() {
   RunResult r;
   r.best_slot = population_.best_slot();
@@ -117,29 +154,58 @@ RunResult MaSwChains::result() {
   r.distance_to_optimum = engine_.distance_to_optimum(r.best_slot);
   r.counters = counters_;
   r.phases = timers_;
-  r.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  r.wall_seconds = elapsed_seconds();
   return r;
 }
 
-RunResult MaSwChains::run(const ProgressFn& progress) {
-  initialize();
+RunResult MaSwChains::run(const ProgressFn& progress, const SafePointFn& at_safe_point) {
+  if (!initialized_) initialize();
   auto report = [&] {
     if (!progress) return;
     Progress p;
     p.evaluations = counters_.evaluations;
     p.budget = config_.max_evaluations;
     p.best_fitness = population_.best_fitness();
-    p.elapsed_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    p.elapsed_seconds = elapsed_seconds();
     progress(p);
   };
   report();
   while (!done()) {
-    step();
-    report();
+    if (at_safe_point && !at_safe_point(*this)) break;
+    const bool ends_round = stage_ == LoopStage::kLocalSearch;
+    advance();
+    if (ends_round || done()) report();
   }
   return result();
+}
+
+LoopState MaSwChains::loop_state() const {
+  LoopState s;
+  s.counters = counters_;
+  s.timers = timers_;
+  s.rng_state = rng_.state();
+  s.rng_has_spare = rng_.has_spare();
+  s.rng_spare = rng_.spare();
+  s.stage = stage_;
+  s.ga_phase_left = ga_phase_left_;
+  s.elapsed_seconds = elapsed_seconds();
+  return s;
+}
+
+void MaSwChains::restore(const Population& population, const LoopState& state) {
+  CHAINSAW_EXPECTS(population.size() == population_.size() &&
+                       population.batch() == population_.batch(),
+                   "restored population of another shape");
+  population_ = population;
+  counters_ = state.counters;
+  timers_ = state.timers;
+  rng_.restore(state.rng_state, state.rng_has_spare, state.rng_spare);
+  stage_ = state.stage;
+  ga_phase_left_ = state.ga_phase_left;
+  start_ = std::chrono::steady_clock::now() -
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double>(state.elapsed_seconds));
+  initialized_ = true;
 }
 
 }  // namespace chainsaw

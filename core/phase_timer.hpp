@@ -16,18 +16,21 @@ enum class Phase : std::size_t {
   kLocalSearch,     // Solis-Wets moves and their evaluations
   kSort,            // index sort of (fitness, slot)
   kSelection,       // host decisions: parents, mutation draws, the LS individual
+  kCheckpoint,      // writing checkpoints
   kCount
 };
 
 inline const char* phase_name(Phase p) {
   static constexpr const char* names[] = {"initialization", "distances", "crossover",
-                                          "local_search",   "sort",      "selection"};
+                                          "local_search",   "sort",      "selection",
+                                          "checkpoint_io"};
   return names[static_cast<std::size_t>(p)];
 }
 
 class PhaseTimers {
  public:
   void add(Phase p, double seconds) { seconds_[static_cast<std::size_t>(p)] += seconds; }
+  void set(Phase p, double seconds) { seconds_[static_cast<std::size_t>(p)] = seconds; }
   double seconds(Phase p) const { return seconds_[static_cast<std::size_t>(p)]; }
   double total() const {
     double t = 0.0;

@@ -73,9 +73,17 @@ class CounterRng {
   CHAINSAW_HD bool bernoulli(double p) { return uniform() < p; }
 
   std::uint64_t state() const { return state_; }
+  bool has_spare() const { return has_spare_; }
+  double spare() const { return spare_; }
   void set_state(std::uint64_t s) {
     state_ = s;
     has_spare_ = false;
+  }
+  // The whole generator as saved by a checkpoint, the pending normal value included.
+  void restore(std::uint64_t s, bool has_spare, double spare) {
+    state_ = s;
+    has_spare_ = has_spare;
+    spare_ = spare;
   }
 
  private:

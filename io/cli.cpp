@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <deque>
 #include <exception>
 #include <functional>
 #include <new>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -24,6 +26,7 @@
 #include "core/ma_sw_chains.hpp"
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
+#include "io/checkpoint.hpp"
 #include "io/output_file.hpp"
 #include "io/parse_value.hpp"
 #include "io/progress.hpp"
@@ -50,6 +53,8 @@ struct RunOptions {
   std::string output;  // empty: the JSON goes to stdout
   bool quiet = false;
   bool dry_run = false;
+  std::string checkpoint;  // empty: no checkpoints
+  CheckpointInterval checkpoint_every;
   std::deque<DeferredOption> deferred;  // a deque: CLI11 keeps a reference to each text
 
   // Throws UserError for the first bad value, in the order of `chainsaw run --help`.
@@ -73,6 +78,19 @@ void add_number(CLI::App& app, RunOptions& o, const std::string& flag, T& target
   add_parsed(app, o, flag, help, type, fmt::format("{}", target),
              [&target, parser](const std::string& f, const std::string& text) {
                target = static_cast<T>(parser(f, text));
+             });
+}
+
+// Shared by `run` and `resume`.
+void add_checkpoint_options(CLI::App& app, RunOptions& o) {
+  app.add_option("--checkpoint", o.checkpoint,
+                 "HDF5 checkpoint file, written crash-safely at the end, on SIGINT/SIGTERM and "
+                 "every --checkpoint-every")
+      ->type_name("FILE");
+  add_parsed(app, o, "--checkpoint-every",
+             "also checkpoint periodically: a duration (90s, 10m, 2h) or a number of evaluations",
+             "EVERY", "off", [&o](const std::string& f, const std::string& t) {
+               o.checkpoint_every = parse_checkpoint_interval(f, t);
              });
 }
 
@@ -111,6 +129,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_flag("--quiet,-q", o.quiet, "no progress line and no summary line");
   run.add_flag("--dry-run", o.dry_run,
                "print the memory plan and whether it fits, then exit (0: fits, 2: does not)");
+  add_checkpoint_options(run, o);
 
   add_number(run, o, "--population", c.population_size, "population size N", kInt, parse_int);
   add_number(run, o, "--batch", c.batch, "children per crossover batch (padding slots)", kInt,
@@ -192,9 +211,10 @@ std::string summary_line(const Config& c, const RunEnvironment& env, const RunRe
 }
 
 // --dry-run: what the run would allocate, by purpose, against what the machine has.
-int dry_run(const Config& c, Backend backend) {
+int dry_run(const Config& c, [[maybe_unused]] Backend backend) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-  const Problem problem = Problem::make(c.function, c.dim, c.effective_problem_seed(), c.instance);
+  [[maybe_unused]] const Problem problem =
+      Problem::make(c.function, c.dim, c.effective_problem_seed(), c.instance);
   const HostMemoryPlan host = host_memory_plan(c);
   double genes = host.genes, bias = host.bias, rng = 0.0, scratch = host.scratch;
   double available = 0.0, total = 0.0;
@@ -231,19 +251,93 @@ int dry_run(const Config& c, Backend backend) {
   return needed <= available ? 0 : kExitUserError;
 }
 
-int run_command(const RunOptions& o) {
-  const Config& config = o.config;
-  config.validate();
-  // Everything that can be wrong with the input is found before the run starts.
-  if (!o.output.empty()) check_output_writable("--output", o.output);
-  RunEnvironment env;
-  env.backend = resolve_backend(config.backend);
-  if (o.dry_run) return dry_run(config, env.backend);
-  if (env.backend == Backend::kCuda) {
-    env.device = query_cuda_device().name;
-  } else {
-    check_host_memory(config);
+// SIGINT and SIGTERM ask the run to stop at its next safe point (a checkpoint is written
+// there); a second signal gets the default action, so a stuck run can still be killed.
+volatile std::sig_atomic_t g_stop_signal = 0;
+extern "C" void request_stop(int signal_number) { g_stop_signal = signal_number; }
+
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = request_stop;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
   }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  int received() const { return g_stop_signal; }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+// When to write checkpoints, called between units of the host loop.
+class CheckpointSchedule {
+ public:
+  CheckpointSchedule(const RunOptions& o, Backend backend, const StopSignals& signals)
+      : path_(o.checkpoint), every_(o.checkpoint_every), backend_(backend), signals_(signals),
+        last_time_(std::chrono::steady_clock::now()) {}
+
+  // Returns false to stop the run (a signal arrived).
+  bool at_safe_point(MaSwChains& algorithm) {
+    if (signals_.received() != 0) {
+      if (!path_.empty()) write(algorithm, "signal");
+      return false;
+    }
+    if (path_.empty()) return true;
+    if (algorithm.next_unit_cut_by_budget()) {
+      // The last unit is cut at the budget: checkpoint before it, so that a resume with a
+      // larger budget continues exactly as a run that had the larger budget from the start.
+      if (!final_written_) write(algorithm, "final");
+      final_written_ = true;
+    } else if (due(algorithm)) {
+      write(algorithm, "periodic");
+    }
+    return true;
+  }
+  void at_end(MaSwChains& algorithm) {
+    if (!path_.empty() && !final_written_ && signals_.received() == 0) write(algorithm, "final");
+  }
+
+ private:
+  bool due(const MaSwChains& algorithm) const {
+    if (every_.evaluations > 0 &&
+        algorithm.counters().evaluations - last_evaluations_ >= every_.evaluations)
+      return true;
+    return every_.seconds > 0.0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - last_time_).count() >=
+               every_.seconds;
+  }
+  void write(MaSwChains& algorithm, const char* reason) {
+    const auto start = std::chrono::steady_clock::now();
+    write_checkpoint("--checkpoint", path_, algorithm, backend_, reason);
+    last_time_ = std::chrono::steady_clock::now();
+    last_evaluations_ = algorithm.counters().evaluations;
+    algorithm.add_phase_time(Phase::kCheckpoint,
+                             std::chrono::duration<double>(last_time_ - start).count());
+  }
+
+  std::string path_;
+  CheckpointInterval every_;
+  Backend backend_;
+  const StopSignals& signals_;
+  std::chrono::steady_clock::time_point last_time_;
+  std::int64_t last_evaluations_ = 0;
+  bool final_written_ = false;
+};
+
+// The run itself, fresh or resumed: `prepare` restores a checkpoint into the new algorithm.
+int execute(const Config& config, RunEnvironment env, const RunOptions& o,
+            const std::function<void(MaSwChains&)>& prepare) {
   if (config.threads > 0) omp_set_num_threads(config.threads);
   env.threads = omp_get_max_threads();
 
@@ -251,14 +345,31 @@ int run_command(const RunOptions& o) {
   const Problem problem =
       Problem::make(config.function, config.dim, config.effective_problem_seed(), config.instance);
   const auto engine = make_engine(config, problem, env.backend);
+  MaSwChains algorithm(config, problem, *engine);
+  if (prepare) prepare(algorithm);
   env.setup_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
 
-  MaSwChains algorithm(config, problem, *engine);
+  StopSignals signals;
+  CheckpointSchedule schedule(o, env.backend, signals);
   RunResult result;
   {
     ProgressLine progress(stderr, !o.quiet && ::isatty(STDERR_FILENO));
-    result = algorithm.run([&progress](const Progress& p) { progress.update(p); });
+    result = algorithm.run([&progress](const Progress& p) { progress.update(p); },
+                           [&schedule](MaSwChains& a) { return schedule.at_safe_point(a); });
+    if (signals.received() == 0) schedule.at_end(algorithm);
+  }
+  if (const int signal_number = signals.received(); signal_number != 0) {
+    const char* name = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
+    const std::string saved =
+        o.checkpoint.empty()
+            ? "no --checkpoint was given, nothing is saved"
+            : fmt::format("checkpoint written to {}; continue with: chainsaw resume {}",
+                          o.checkpoint, o.checkpoint);
+    std::fprintf(stderr, "chainsaw: interrupted by %s after %lld evaluations (best %.6e); %s\n",
+                 name, static_cast<long long>(result.counters.evaluations), result.best_fitness,
+                 saved.c_str());
+    return 128 + signal_number;
   }
 
   const std::string json = result_to_json(config, env, result).dump(2) + "\n";
@@ -269,6 +380,130 @@ int run_command(const RunOptions& o) {
     write_file_atomically("--output", o.output, json);
   }
   if (!o.quiet) std::fprintf(stderr, "%s\n", summary_line(config, env, result, o.output).c_str());
+  return 0;
+}
+
+// Output and checkpoint paths are probed before any work starts.
+void check_paths(const RunOptions& o) {
+  if (!o.output.empty()) check_output_writable("--output", o.output);
+  if (!o.checkpoint.empty()) check_output_writable("--checkpoint", o.checkpoint);
+}
+
+int run_command(const RunOptions& o) {
+  const Config& config = o.config;
+  config.validate();
+  check_paths(o);
+  RunEnvironment env;
+  env.backend = resolve_backend(config.backend);
+  if (o.dry_run) return dry_run(config, env.backend);
+  if (env.backend == Backend::kCuda) {
+    env.device = query_cuda_device().name;
+  } else {
+    check_host_memory(config);
+  }
+  env.checkpoint = o.checkpoint;
+  return execute(config, env, o, {});
+}
+
+// `chainsaw resume FILE`: the checkpoint's configuration, with a new budget if asked for.
+struct ResumeOptions {
+  RunOptions run;  // output, progress and checkpoint flags; config comes from the file
+  std::string file;
+  std::optional<std::int64_t> evaluations;
+  std::optional<Backend> backend;
+  std::optional<int> threads;
+  std::optional<std::string> function;
+  std::optional<std::int64_t> dim;
+};
+
+void add_resume_options(CLI::App& resume, ResumeOptions& r) {
+  resume.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  RunOptions& o = r.run;
+  resume.add_option("checkpoint_file", r.file, "the checkpoint to continue")
+      ->type_name("FILE")
+      ->required();
+  add_parsed(resume, o, "--evals", "new evaluation budget (default: the checkpoint's)", "INT",
+             "checkpoint's", [&r](const std::string& f, const std::string& t) {
+               r.evaluations = parse_int64(f, t);
+             });
+  add_parsed(resume, o, "--backend", "must be the backend that wrote the checkpoint",
+             "auto|cpu|cuda", "checkpoint's",
+             [&r](const std::string& f, const std::string& t) { r.backend = parse_backend(f, t); });
+  add_parsed(resume, o, "--threads", "OpenMP threads on the CPU (results do not depend on it)",
+             "INT", "checkpoint's",
+             [&r](const std::string& f, const std::string& t) { r.threads = parse_int(f, t); });
+  add_parsed(resume, o, "--function", "check: must match the checkpoint's", "NAME", "",
+             [&r](const std::string&, const std::string& t) { r.function = t; });
+  add_parsed(resume, o, "--dim", "check: must match the checkpoint's", "INT", "",
+             [&r](const std::string& f, const std::string& t) { r.dim = parse_int64(f, t); });
+  resume.add_option("--output,-o", o.output, "result JSON file; default: stdout")->type_name("FILE");
+  resume.add_flag("--quiet,-q", o.quiet, "no progress line and no summary line");
+  add_checkpoint_options(resume, o);
+  resume.get_option("--checkpoint")
+      ->description("where to write checkpoints (default: the resumed file itself)");
+}
+
+int resume_command(ResumeOptions& r) {
+  const CheckpointHeader header = read_checkpoint_header(r.file);
+  Config config = header.config;
+  auto mismatch = [&](const std::string& flag, const std::string& given, const std::string& saved) {
+    throw UserError(fmt::format("{} = {}: the checkpoint {} holds a run with {} {}", flag, given,
+                                r.file, flag.substr(2), saved));
+  };
+  if (r.function && *r.function != config.function) mismatch("--function", *r.function, config.function);
+  if (r.dim && *r.dim != config.dim)
+    mismatch("--dim", std::to_string(*r.dim), std::to_string(config.dim));
+  if (r.evaluations) {
+    if (*r.evaluations < header.summary.evaluations)
+      throw UserError(fmt::format("--evals = {}: the checkpoint {} has {} evaluations done already",
+                                  *r.evaluations, r.file, header.summary.evaluations));
+    config.max_evaluations = *r.evaluations;
+  }
+  if (r.threads) config.threads = *r.threads;
+  // Each backend draws its random numbers its own way: a run continues where it started.
+  if (r.backend && *r.backend != Backend::kAuto && *r.backend != header.backend)
+    throw UserError(fmt::format("--backend = {}: the checkpoint {} was written by the {} backend, "
+                                "whose random streams only it can continue",
+                                backend_name(*r.backend), r.file, backend_name(header.backend)));
+  config.backend = header.backend;
+  config.validate();
+  if (r.run.checkpoint.empty()) r.run.checkpoint = r.file;
+  check_paths(r.run);
+
+  RunEnvironment env;
+  env.backend = header.backend;
+  if (env.backend == Backend::kCuda) {
+    const DeviceInfo device = query_cuda_device();
+    if (!device.available)
+      throw UserError("checkpoint " + r.file + " was written by the cuda backend and this "
+                      "machine has no usable GPU (" + device.reason + ")");
+    env.device = device.name;
+  } else {
+    check_host_memory(config);
+  }
+  env.checkpoint = r.run.checkpoint;
+  env.resumed_from = r.file;
+  env.resumed_at_evaluations = header.summary.evaluations;
+  const std::string file = r.file;
+  return execute(config, env, r.run, [&file](MaSwChains& a) { load_checkpoint(file, a); });
+}
+
+int inspect_command(const std::string& file) {
+  const CheckpointSummary s = inspect_checkpoint(file);
+  std::printf(
+      "checkpoint %s\n"
+      "  layout version    %lld (chainsaw %s)\n"
+      "  written           %s (%s)\n"
+      "  function          %s\n"
+      "  dim               %lld\n"
+      "  slots             %lld (population + batch)\n"
+      "  backend           %s, %s genes\n"
+      "  evaluations done  %lld of a budget of %lld\n"
+      "  best fitness      %.17g\n",
+      file.c_str(), static_cast<long long>(s.format_version), s.chainsaw_version.c_str(),
+      s.written_at.c_str(), s.reason.c_str(), s.function.c_str(), static_cast<long long>(s.dim),
+      static_cast<long long>(s.capacity), s.backend.c_str(), s.genes_type.c_str(),
+      static_cast<long long>(s.evaluations), static_cast<long long>(s.budget), s.best_fitness);
   return 0;
 }
 
@@ -314,6 +549,13 @@ int cli_main(int argc, char** argv) {
   RunOptions options;
   CLI::App* run = app.add_subcommand("run", "run MA-SW-Chains on a benchmark function");
   add_run_options(*run, options);
+  ResumeOptions resume_options;
+  CLI::App* resume = app.add_subcommand("resume", "continue a run from its HDF5 checkpoint");
+  add_resume_options(*resume, resume_options);
+  std::string inspect_file;
+  CLI::App* inspect =
+      app.add_subcommand("inspect", "print what a checkpoint holds, without loading it");
+  inspect->add_option("checkpoint_file", inspect_file, "the checkpoint")->type_name("FILE")->required();
   CLI::App* functions =
       app.add_subcommand("functions", "list the benchmark functions with their domains");
 
@@ -327,13 +569,20 @@ int cli_main(int argc, char** argv) {
       return app.exit(e);  // --help
     } catch (const CLI::RequiredError& e) {
       if (app.get_subcommands().empty())
-        return report("error", "a subcommand is required: run or functions (see chainsaw --help)",
+        return report("error",
+                      "a subcommand is required: run, resume, inspect or functions (see chainsaw "
+                      "--help)",
                       kExitUserError);
       return report("error", e.what(), kExitUserError);
     } catch (const CLI::ParseError& e) {
       return report("error", e.what(), kExitUserError);
     }
     if (*functions) return functions_command();
+    if (*inspect) return inspect_command(inspect_file);
+    if (*resume) {
+      resume_options.run.apply_deferred();
+      return resume_command(resume_options);
+    }
     options.apply_deferred();
     return run_command(options);
   } catch (const UserError& e) {

@@ -59,43 +59,62 @@ void check_output_writable(const std::string& flag, const std::string& path) {
   ::unlink(temp.c_str());
 }
 
-void write_file_atomically(const std::string& flag, const std::string& path,
-                           const std::string& content) {
+void commit_atomically(const std::string& flag, const std::string& path,
+                       const std::function<void(const std::string&)>& write) {
   std::string temp;
-  const int fd = create_temporary(flag, path, temp);
-  auto give_up = [&](const char* what) {
+  ::close(create_temporary(flag, path, temp));
+  auto give_up = [&](const std::string& what) {
     const int err = errno;
-    ::close(fd);
     ::unlink(temp.c_str());
-    fail(flag, path, std::string(what) + " (" + std::strerror(err) + ")");
+    fail(flag, path, what + " (" + std::strerror(err) + ")");
   };
-  const char* data = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, data, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      give_up("cannot write the result");
-    }
-    data += n;
-    left -= static_cast<std::size_t>(n);
+  try {
+    write(temp);
+  } catch (...) {
+    ::unlink(temp.c_str());
+    throw;
   }
-  if (::fsync(fd) != 0) give_up("cannot flush the result to disk");
+  const int fd = ::open(temp.c_str(), O_RDONLY);
+  if (fd < 0) give_up("cannot reopen the temporary file");
+  const bool synced = ::fsync(fd) == 0;
   // mkstemp makes the file 0600; a result file is ordinary data, so give it the usual mode.
   const mode_t mask = ::umask(0);
   ::umask(mask);
   ::fchmod(fd, 0666 & ~mask);
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(temp.c_str());
-    fail(flag, path, std::string("cannot write the result (") + std::strerror(err) + ")");
+  ::close(fd);
+  if (!synced) give_up("cannot flush the file to disk");
+  if (std::rename(temp.c_str(), path.c_str()) != 0)
+    give_up("cannot rename the finished file into place");
+  // The rename itself survives a power cut only once the directory is on disk.
+  const int dir = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
   }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(temp.c_str());
-    fail(flag, path, std::string("cannot rename the finished result into place (") +
-                         std::strerror(err) + ")");
-  }
+}
+
+void write_file_atomically(const std::string& flag, const std::string& path,
+                           const std::string& content) {
+  commit_atomically(flag, path, [&](const std::string& temp) {
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_TRUNC);
+    if (fd < 0) fail(flag, path, std::string("cannot open the temporary file (") +
+                                     std::strerror(errno) + ")");
+    const char* data = content.data();
+    std::size_t left = content.size();
+    while (left > 0) {
+      const ssize_t n = ::write(fd, data, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        const int err = errno;
+        ::close(fd);
+        fail(flag, path, std::string("cannot write the result (") + std::strerror(err) + ")");
+      }
+      data += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    if (::close(fd) != 0)
+      fail(flag, path, std::string("cannot write the result (") + std::strerror(errno) + ")");
+  });
 }
 
 }  // namespace chainsaw

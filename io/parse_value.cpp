@@ -71,6 +71,24 @@ double parse_real(const std::string& flag, const std::string& text) {
   return d;
 }
 
+CheckpointInterval parse_checkpoint_interval(const std::string& flag, const std::string& text) {
+  CheckpointInterval interval;
+  const char unit = text.empty() ? '\0' : text.back();
+  const double scale = unit == 's' ? 1.0 : unit == 'm' ? 60.0 : unit == 'h' ? 3600.0 : 0.0;
+  if (scale > 0.0) {
+    double amount = 0.0;
+    if (!to_double(text.substr(0, text.size() - 1), amount) || !(amount > 0.0))
+      reject(flag, text, "must be a positive duration such as 90s, 10m or 2h, or a number of "
+                         "evaluations");
+    interval.seconds = amount * scale;
+    return interval;
+  }
+  interval.evaluations = parse_int64(flag, text);
+  if (interval.evaluations <= 0)
+    reject(flag, text, "must be a positive number of evaluations or a duration such as 10m");
+  return interval;
+}
+
 Backend parse_backend(const std::string& flag, const std::string& text) {
   for (Backend b : {Backend::kAuto, Backend::kCpu, Backend::kCuda})
     if (text == backend_name(b)) return b;

@@ -18,6 +18,13 @@ int parse_int(const std::string& flag, const std::string& text);
 // A finite decimal number.
 double parse_real(const std::string& flag, const std::string& text);
 
+// --checkpoint-every: a duration with a unit (90s, 10m, 1.5h) or a number of evaluations.
+struct CheckpointInterval {
+  std::int64_t evaluations = 0;  // 0: not by evaluations
+  double seconds = 0.0;          // 0: not by time
+};
+CheckpointInterval parse_checkpoint_interval(const std::string& flag, const std::string& text);
+
 Backend parse_backend(const std::string& flag, const std::string& text);
 RhoInit parse_rho_init(const std::string& flag, const std::string& text);
 const char* rho_init_name(RhoInit r);

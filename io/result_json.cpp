@@ -1,5 +1,6 @@
 #include "io/result_json.hpp"
 
+#include "core/error.hpp"
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
 #include "io/parse_value.hpp"
@@ -37,6 +38,46 @@ nlohmann::ordered_json config_to_json(const Config& c) {
   return j;
 }
 
+Config config_from_json(const nlohmann::json& j) {
+  Config c;
+  auto get = [&j](const char* key, auto& target) {
+    if (!j.contains(key)) throw UserError(std::string("configuration field '") + key + "' is missing");
+    try {
+      j.at(key).get_to(target);
+    } catch (const nlohmann::json::exception&) {
+      throw UserError(std::string("configuration field '") + key + "' has the wrong type");
+    }
+  };
+  std::string rho_init, backend;
+  get("function", c.function);
+  get("dim", c.dim);
+  get("evals", c.max_evaluations);
+  get("seed", c.seed);
+  get("problem_seed", c.problem_seed);
+  // Optional (null or absent: none), so that files written before CEC 2010 still load.
+  if (j.contains("instance") && !j.at("instance").is_null()) get("instance", c.instance);
+  get("population", c.population_size);
+  get("batch", c.batch);
+  get("blx_alpha", c.blx_alpha);
+  get("nam_candidates", c.nam_candidates);
+  get("mutation_probability", c.mutation_probability);
+  get("ls_intensity", c.ls_intensity);
+  get("ls_ratio", c.ls_ratio);
+  get("ls_threshold", c.ls_improvement_threshold);
+  get("rho0", c.solis_wets.rho0);
+  get("sw_successes", c.solis_wets.max_successes);
+  get("sw_failures", c.solis_wets.max_failures);
+  get("sw_expand", c.solis_wets.expand);
+  get("sw_contract", c.solis_wets.contract);
+  get("rho_init", rho_init);
+  get("restart", c.restart);
+  get("backend", backend);
+  get("threads", c.threads);
+  c.rho_init = parse_rho_init("rho_init", rho_init);
+  c.backend = parse_backend("backend", backend);
+  return c;
+}
+
 nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment& env,
                                       const RunResult& r) {
   nlohmann::ordered_json j;
@@ -46,6 +87,12 @@ nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment
   j["backend"] = backend_name(env.backend);
   j["device"] = env.device.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(env.device);
   j["threads"] = env.threads;
+  auto path_or_null = [](const std::string& path) {
+    return path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(path);
+  };
+  j["checkpoint"] = path_or_null(env.checkpoint);
+  j["resumed_from"] = path_or_null(env.resumed_from);
+  if (!env.resumed_from.empty()) j["resumed_at_evaluations"] = env.resumed_at_evaluations;
 
   j["best_fitness"] = r.best_fitness;
   // Distance in f to the optimum value: -330 for the paper's functions, 0 for CEC 2010.

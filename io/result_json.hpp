@@ -3,6 +3,7 @@
 // evaluation counters, wall time and the per-phase breakdown. README.md documents every field.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -18,10 +19,16 @@ struct RunEnvironment {
   std::string device;               // the GPU's name; empty on the CPU
   int threads = 1;                  // OpenMP threads available to the run
   double setup_seconds = 0.0;       // building the engine (allocation, device set-up)
+  std::string checkpoint;           // where checkpoints went; empty: none
+  std::string resumed_from;         // the checkpoint this run continued; empty: a fresh run
+  std::int64_t resumed_at_evaluations = 0;
 };
 
 // Every Config field, under the name of its command-line flag (dashes as underscores).
 nlohmann::ordered_json config_to_json(const Config& config);
+
+// The inverse of config_to_json; throws UserError naming the first missing or bad field.
+Config config_from_json(const nlohmann::json& json);
 
 nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment& environment,
                                       const RunResult& result);

@@ -21,99 +21,17 @@
 #include "core/phase_timer.hpp"
 #include "io/result_json.hpp"
 
+#include "cli_support.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-// A fresh directory per test, removed afterwards; the place every output file goes.
-class CliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/chainsaw_cli_XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
-    for (const auto& entry : fs::recursive_directory_iterator(dir_, ec))
-      fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir_, ec);
-  }
-
-  // Runs `chainsaw <args>`; stdout through the pipe, stderr through a file outside dir_.
-  Outcome chainsaw(const std::string& args) {
-    const std::string err_file = dir_.string() + ".stderr";
-    // Every call here finishes in seconds; the timeout turns a run that should have been refused
-    // up front (see kLongRun) into a failure instead of a hang.
-    const std::string command =
-        std::string("timeout 120 '") + CHAINSAW_BINARY + "' " + args + " 2>'" + err_file + "'";
-    Outcome o;
-    std::FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return o;
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    o.err = read_file(err_file);
-    std::remove(err_file.c_str());
-    return o;
-  }
-
-  // Runs `command` with stdout and stderr on a pseudo-terminal; everything comes back in `out`.
-  Outcome chainsaw_on_terminal(const std::string& command) {
-    const std::string shell = "script -qec \"" + command + "\" /dev/null";
-    Outcome o;
-    std::FILE* pipe = ::popen(shell.c_str(), "r");
-    if (pipe == nullptr) return o;
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    return o;
-  }
-
-  std::vector<std::string> files_in_dir() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_)) names.push_back(entry.path().filename());
-    return names;
-  }
-
-  std::string out_path(const std::string& name = "r.json") const { return (dir_ / name).string(); }
-
-  fs::path dir_;
-};
-
-// The one-line error contract: exit code 2, one non-empty stderr line naming the problem.
-void expect_one_line_error(const Outcome& o, const std::string& must_contain) {
-  EXPECT_EQ(o.exit_code, 2) << o.err;
-  const auto lines = lines_of(o.err);
-  ASSERT_EQ(lines.size(), 1u) << "stderr:\n" << o.err;
-  EXPECT_EQ(lines[0].rfind("chainsaw: error: ", 0), 0u) << lines[0];
-  EXPECT_NE(lines[0].find(must_contain), std::string::npos)
-      << "'" << must_contain << "' not in: " << lines[0];
-  EXPECT_TRUE(o.out.empty()) << o.out;
-}
+using chainsaw::test::CliTest;
+using chainsaw::test::expect_one_line_error;
+using chainsaw::test::lines_of;
+using chainsaw::test::Outcome;
+using chainsaw::test::read_file;
 
 constexpr const char* kSmallRun = "run --function rastrigin --dim 50 --evals 2000 --backend cpu";
 // Hours on a CPU: an output error reported within the timeout was found before the run.
@@ -148,6 +66,10 @@ const BadInput kBadInputs[] = {
     {"UnknownRhoInit", "--rho-init nearest", "--rho-init = nearest"},
     {"UnknownFlag", "--frobnicate 3", "--frobnicate"},
     {"UnexpectedPositional", "extra", "extra"},
+    {"CheckpointEveryZero", "--checkpoint-every 0", "--checkpoint-every = 0"},
+    {"CheckpointEveryNegativeDuration", "--checkpoint-every -3m", "--checkpoint-every = -3m"},
+    {"CheckpointEveryUnknownUnit", "--checkpoint-every 5d", "--checkpoint-every = 5d"},
+    {"CheckpointInMissingDirectory", "--checkpoint /nonexistent/dir/run.h5", "--checkpoint"},
 };
 
 // ctest lists the case by its arguments rather than by gtest's byte dump.
@@ -291,6 +213,40 @@ TEST_F(CliTest, Cec2010RunReportsTheErrorAgainstOptimumZero) {
   EXPECT_GT(best, 0.0);
   EXPECT_DOUBLE_EQ(j["best_error"].get<double>(), best);
   EXPECT_GT(j["distance_to_optimum"].get<double>(), 0.0);
+}
+
+// The instance file travels with a checkpoint (config.instance): resumed to the full budget, a
+// CEC run equals the uninterrupted one, which differs from the run on the generated instance.
+TEST_F(CliTest, Cec2010RunWithAnInstanceFileResumesExactly) {
+  const fs::path instance = dir_ / "inst.txt";
+  {
+    std::ofstream f(instance);
+    f << "shift";
+    for (int j = 0; j < 1000; ++j) f << ' ' << (j % 7) - 3;
+  }
+  const std::string run =
+      "run --function cec2010-f12 --dim 1000 --seed 2 --backend cpu -q --instance " +
+      instance.string();
+  auto best = [this](const std::string& name) {
+    return nlohmann::json::parse(read_file(dir_ / name)).at("best_fitness").get<double>();
+  };
+  auto path = [this](const std::string& name) { return (dir_ / name).string(); };
+  ASSERT_EQ(chainsaw(run + " --evals 3000 -o " + path("whole.json")).exit_code, 0);
+  ASSERT_EQ(chainsaw(run + " --evals 1300 --checkpoint " + path("part.h5") + " -o " +
+                     path("part.json"))
+                .exit_code,
+            0);
+  const Outcome resumed = chainsaw("resume " + path("part.h5") + " --evals 3000 -q --checkpoint " +
+                                   path("longer.h5") + " -o " + path("longer.json"));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(best("whole.json"), best("longer.json"));
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir_ / "longer.json"))["config"]["instance"],
+            instance.string());
+  ASSERT_EQ(chainsaw("run --function cec2010-f12 --dim 1000 --seed 2 --backend cpu -q --evals "
+                     "3000 -o " + path("generated.json"))
+                .exit_code,
+            0);
+  EXPECT_NE(best("whole.json"), best("generated.json"));
 }
 
 TEST_F(CliTest, DryRunPrintsTheMemoryPlanAndRunsNothing) {

@@ -220,11 +220,11 @@ TEST(CudaSolisWets, StepsFollowTheHostRules) {
   for (int step = 0; step < 60; ++step) {
     req.evaluations = step % 2 == 0 ? 1 : 2;
     engine.read_genes(0, x.data());
-    engine.read_bias(0, bias.data());
+    engine.read_slot_array(SlotArray::kBias, 0, 0, dim, bias.data());
     if (!req.continue_chain) std::fill(bias.begin(), bias.end(), real_t{0});
     const LocalSearchResult r = engine.solis_wets(req);
     engine.read_genes(0, x2.data());
-    engine.read_bias(0, bias2.data());
+    engine.read_slot_array(SlotArray::kBias, 0, 0, dim, bias2.data());
     ASSERT_LE(r.fitness, req.fitness);
     ASSERT_EQ(r.evaluations, req.evaluations);
     EXPECT_NEAR(r.fitness, evaluate_host(problem, x2.data()), 1e-6 * std::fabs(r.fitness));

@@ -266,6 +266,16 @@ class RecordingEngine final : public Engine {
   }
   double fitness(int slot) override { return inner_.fitness(slot); }
   double distance_to_optimum(int slot) override { return inner_.distance_to_optimum(slot); }
+  void read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) override {
+    inner_.read_slot_array(array, slot, first, count, out);
+  }
+  void write_slot_array(SlotArray array, int slot, Dim first, Dim count,
+                        const real_t* in) override {
+    inner_.write_slot_array(array, slot, first, count, in);
+  }
+  void restore_fitness(const double* fitness) override { inner_.restore_fitness(fitness); }
+  RngSnapshot save_rng() override { return inner_.save_rng(); }
+  void restore_rng(const RngSnapshot& snapshot) override { inner_.restore_rng(snapshot); }
 
   std::int64_t evaluations = 0;  // as the calls add up
   std::vector<DistanceCall> distance_calls;

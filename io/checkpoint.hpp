@@ -1,0 +1,62 @@
+// HDF5 checkpoints of a run (README "Checkpoints" documents the layout):
+//   /                      attributes: a summary for `chainsaw inspect`, h5dump and h5py
+//   /run/state             the Config, counters, timers, host RNG and loop position (JSON text)
+//   /population/genes      capacity x D genes, streamed in blocks of at most kBlockGenes
+//   /population/bias       capacity x D Solis-Wets bias vectors
+//   /population/fitness, order, chain_*   the host's per-slot records
+//   /rng/engine            the backend's generator state (cuRAND XORWOW states on the GPU)
+// Every dataset is chunked with HDF5's Fletcher-32 checksum. A checkpoint is written to a
+// temporary file next to the target and renamed over it, so the last good one survives any
+// failure, SIGKILL included.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/config.hpp"
+#include "core/ma_sw_chains.hpp"
+
+namespace chainsaw {
+
+constexpr std::int64_t kCheckpointFormatVersion = 1;
+
+// What `chainsaw inspect` prints: the root attributes, no dataset is read.
+struct CheckpointSummary {
+  std::int64_t format_version = 0;
+  std::string chainsaw_version;
+  std::string written_at;  // UTC, ISO 8601
+  std::string reason;      // periodic | signal | final
+  std::string backend;     // cpu | cuda
+  std::string genes_type;  // float32 | float64
+  std::string function;
+  std::int64_t dim = 0;
+  std::int64_t capacity = 0;
+  std::int64_t evaluations = 0;
+  std::int64_t budget = 0;
+  double best_fitness = 0.0;
+};
+
+// Writes the state of `algorithm` (between two units) crash-safely to `path`. Throws UserError
+// naming `flag` and `path` when it cannot; `path` then still holds the previous checkpoint.
+void write_checkpoint(const std::string& flag, const std::string& path, MaSwChains& algorithm,
+                      Backend backend, const std::string& reason);
+
+// Reads the summary; throws UserError for a file that is not a chainsaw checkpoint.
+CheckpointSummary inspect_checkpoint(const std::string& path);
+
+// Everything a resume needs before it builds the engine: the run's Config (its budget as
+// recorded) and the backend it ran on. Validates the whole structure (shapes, types, versions,
+// the state's consistency) without reading the population.
+struct CheckpointHeader {
+  CheckpointSummary summary;
+  Config config;
+  Backend backend = Backend::kCpu;
+};
+CheckpointHeader read_checkpoint_header(const std::string& path);
+
+// Restores population, loop state, engine arrays and RNG into `algorithm`, which must have been
+// built from the header's Config (a larger budget allowed). Every dataset's checksum is verified
+// on the way. Throws UserError for a damaged or mismatching file; the file is only read.
+void load_checkpoint(const std::string& path, MaSwChains& algorithm);
+
+}  // namespace chainsaw

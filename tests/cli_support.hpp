@@ -1,0 +1,100 @@
+// The `chainsaw` binary as a user meets it: run through the shell, with its exit code, stdout,
+// stderr and the files it leaves behind. Shared by the CLI and checkpoint tests.
+#pragma once
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "temp_dir_test.hpp"
+
+namespace chainsaw::test {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The binary's tests: a fresh directory per test for every file a run writes.
+class CliTest : public TempDirTest {
+ protected:
+  // Runs `chainsaw <args>`; stdout through the pipe, stderr through a file outside dir_.
+  Outcome chainsaw(const std::string& args) {
+    const std::string err_file = dir_.string() + ".stderr";
+    // Every call here finishes in seconds; the timeout turns a run that should have been refused
+    // up front (see kLongRun) into a failure instead of a hang.
+    const std::string command =
+        std::string("timeout 120 '") + CHAINSAW_BINARY + "' " + args + " 2>'" + err_file + "'";
+    Outcome o;
+    std::FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) return o;
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
+    const int status = ::pclose(pipe);
+    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    o.err = read_file(err_file);
+    std::remove(err_file.c_str());
+    return o;
+  }
+
+  // Runs `command` with stdout and stderr on a pseudo-terminal; everything comes back in `out`.
+  Outcome chainsaw_on_terminal(const std::string& command) {
+    const std::string shell = "script -qec \"" + command + "\" /dev/null";
+    Outcome o;
+    std::FILE* pipe = ::popen(shell.c_str(), "r");
+    if (pipe == nullptr) return o;
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
+    const int status = ::pclose(pipe);
+    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return o;
+  }
+
+  std::vector<std::string> files_in_dir() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) names.push_back(entry.path().filename());
+    return names;
+  }
+
+  std::string out_path(const std::string& name = "r.json") const { return (dir_ / name).string(); }
+};
+
+// The one-line error contract: exit code 2, one non-empty stderr line naming the problem.
+inline void expect_one_line_error(const Outcome& o, const std::string& must_contain) {
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  const auto lines = lines_of(o.err);
+  ASSERT_EQ(lines.size(), 1u) << "stderr:\n" << o.err;
+  EXPECT_EQ(lines[0].rfind("chainsaw: error: ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find(must_contain), std::string::npos)
+      << "'" << must_contain << "' not in: " << lines[0];
+  EXPECT_TRUE(o.out.empty()) << o.out;
+}
+
+}  // namespace chainsaw::test

@@ -1,0 +1,283 @@
+// Checkpoints through the real binary: resume with a larger budget, SIGINT and SIGTERM, SIGKILL
+// in the middle of a write, and damaged, foreign or mismatching files.
+#include <hdf5.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+namespace chainsaw {
+namespace {
+
+using test::CliTest;
+using test::expect_one_line_error;
+using test::lines_of;
+using test::Outcome;
+using test::read_file;
+namespace fs = std::filesystem;
+
+constexpr const char* kRun = "run --function rastrigin --dim 2000 --seed 5 --backend cpu -q";
+
+double best_of(const fs::path& json) {
+  return nlohmann::json::parse(read_file(json)).at("best_fitness").get<double>();
+}
+
+// A child process running the binary with `args` (split on spaces), stdout and stderr to files.
+// Killed and reaped when it goes out of scope, so a failing assertion leaves no process behind.
+class Child {
+ public:
+  Child(const std::string& args, const fs::path& err);
+  ~Child() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  void signal(int signal_number) const { ::kill(pid_, signal_number); }
+  // Waits for the exit; the code as the shell reports it (128 + signal when killed).
+  int wait_exit_code() {
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+Child::Child(const std::string& args, const fs::path& err) {
+  pid_ = ::fork();
+  if (pid_ == 0) {
+    std::vector<std::string> words;
+    std::istringstream in(args);
+    for (std::string w; in >> w;) words.push_back(w);
+    std::vector<char*> argv{const_cast<char*>(CHAINSAW_BINARY)};
+    for (std::string& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen(err.c_str(), "w", stderr);
+    ::execv(CHAINSAW_BINARY, argv.data());
+    std::_Exit(127);
+  }
+}
+
+bool wait_for(const std::function<bool()>& condition, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
+class CheckpointCli : public CliTest {
+ protected:
+  std::string p(const std::string& name) const { return (dir_ / name).string(); }
+  bool has_partial_file(const std::string& target) const {
+    for (const auto& entry : fs::directory_iterator(dir_))
+      if (entry.path().filename().string().rfind("." + target + ".tmp.", 0) == 0) return true;
+    return false;
+  }
+};
+
+// The property through the CLI: N evaluations checkpointed, resumed to 2N, equal the
+// run of 2N; resumed without a new budget, equal the run of N. N cuts units at the budget.
+TEST_F(CheckpointCli, ResumeExtendsTheBudgetExactly) {
+  ASSERT_EQ(chainsaw(std::string(kRun) + " --evals 4000 -o " + p("whole.json")).exit_code, 0);
+  for (int n : {1234, 2000}) {
+    SCOPED_TRACE(n);
+    const std::string ck = p("n" + std::to_string(n) + ".h5");
+    ASSERT_EQ(chainsaw(std::string(kRun) + " --evals " + std::to_string(n) + " --checkpoint " +
+                       ck + " -o " + p("part.json"))
+                  .exit_code,
+              0);
+    const Outcome longer = chainsaw("resume " + ck + " --evals 4000 -q --checkpoint " +
+                                    p("longer.h5") + " -o " + p("longer.json"));
+    ASSERT_EQ(longer.exit_code, 0) << longer.err;
+    EXPECT_EQ(best_of(p("whole.json")), best_of(p("longer.json")));
+    const Outcome same = chainsaw("resume " + ck + " -q --checkpoint " + p("same.h5") + " -o " +
+                                  p("same.json"));
+    ASSERT_EQ(same.exit_code, 0) << same.err;
+    EXPECT_EQ(best_of(p("part.json")), best_of(p("same.json")));
+    const auto resumed = nlohmann::json::parse(read_file(p("longer.json")));
+    EXPECT_EQ(resumed.at("resumed_from").get<std::string>(), ck);
+    EXPECT_EQ(resumed.at("evaluations").at("total").get<std::int64_t>(), 4000);
+  }
+}
+
+TEST_F(CheckpointCli, InspectPrintsTheSummary) {
+  ASSERT_EQ(chainsaw(std::string(kRun) + " --evals 1500 --checkpoint " + p("a.h5") + " -o " +
+                     p("a.json"))
+                .exit_code,
+            0);
+  const Outcome o = chainsaw("inspect " + p("a.h5"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (const char* field : {"layout version    1", "function          rastrigin",
+                            "dim               2000", "evaluations done  1500 of a budget of 1500",
+                            "backend           cpu", "best fitness"})
+    EXPECT_NE(o.out.find(field), std::string::npos) << field << " not in\n" << o.out;
+}
+
+// SIGINT and SIGTERM: a checkpoint at the next safe point, one message, exit 128 + signal; the
+// resumed run ends where the uninterrupted one does.
+TEST_F(CheckpointCli, StopSignalsCheckpointAndResumeExactly) {
+  const std::string args = "run --function sumsquares --dim 1000 --seed 9 --backend cpu -q "
+                           "--evals 400000";
+  ASSERT_EQ(chainsaw(args + " -o " + p("whole.json")).exit_code, 0);
+  for (int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(sig);
+    const std::string ck = p("sig" + std::to_string(sig) + ".h5");
+    Child child(args + " --checkpoint " + ck + " --checkpoint-every 20000 -o " + p("never.json"),
+                p("err.txt"));
+    ASSERT_TRUE(wait_for([&] { return fs::exists(ck); }, 60.0)) << "no periodic checkpoint";
+    child.signal(sig);
+    EXPECT_EQ(child.wait_exit_code(), 128 + sig);
+    const auto err = lines_of(read_file(p("err.txt")));
+    ASSERT_EQ(err.size(), 1u) << read_file(p("err.txt"));
+    EXPECT_NE(err[0].find(sig == SIGINT ? "interrupted by SIGINT" : "interrupted by SIGTERM"),
+              std::string::npos)
+        << err[0];
+    EXPECT_NE(err[0].find("chainsaw resume " + ck), std::string::npos) << err[0];
+    EXPECT_FALSE(fs::exists(p("never.json")));
+    const Outcome inspect = chainsaw("inspect " + ck);
+    EXPECT_NE(inspect.out.find("(signal)"), std::string::npos) << inspect.out;
+    const Outcome resumed = chainsaw("resume " + ck + " -q -o " + p("resumed.json"));
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_EQ(best_of(p("whole.json")), best_of(p("resumed.json")));
+  }
+}
+
+// SIGKILL while a checkpoint is being written (its temporary file exists): the previous
+// checkpoint is intact and resumes.
+TEST_F(CheckpointCli, SigkillDuringAWriteLeavesThePreviousCheckpoint) {
+  const std::string ck = p("run.h5");
+  bool killed_mid_write = false;
+  for (int attempt = 0; attempt < 10 && !killed_mid_write; ++attempt) {
+    fs::remove(ck);
+    // 100,000 genes x 70 slots x 2 arrays: each write takes a while, and one is due every batch.
+    Child child("run --function rastrigin --dim 100000 --evals 100000000 --seed 2 --backend cpu "
+                "-q --checkpoint " + ck + " --checkpoint-every 20",
+                p("err.txt"));
+    ASSERT_TRUE(wait_for([&] { return fs::exists(ck); }, 60.0));
+    killed_mid_write = wait_for([&] { return has_partial_file("run.h5"); }, 10.0);
+    child.signal(SIGKILL);
+    child.wait_exit_code();
+    killed_mid_write = killed_mid_write && has_partial_file("run.h5");
+  }
+  ASSERT_TRUE(killed_mid_write) << "never caught a write in progress";
+  const Outcome inspect = chainsaw("inspect " + ck);
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  const std::string marker = "evaluations done  ";
+  const std::size_t at = inspect.out.find(marker);
+  ASSERT_NE(at, std::string::npos) << inspect.out;
+  const long long done = std::stoll(inspect.out.substr(at + marker.size()));
+  const Outcome resumed = chainsaw("resume " + ck + " --evals " + std::to_string(done + 100) +
+                                   " -q --checkpoint " + p("after.h5") + " -o " + p("r.json"));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(nlohmann::json::parse(read_file(p("r.json"))).at("evaluations").at("total"),
+            done + 100);
+}
+
+// Every bad file gives one error line and exit 2, and is left exactly as it was.
+class DamagedCheckpoint : public CheckpointCli {
+ protected:
+  void SetUp() override {
+    CheckpointCli::SetUp();
+    ASSERT_EQ(chainsaw(std::string(kRun) + " --evals 1500 --checkpoint " + p("good.h5") +
+                       " -o " + p("good.json"))
+                  .exit_code,
+              0);
+  }
+  void expect_refused(const std::string& file, const std::string& must_contain,
+                      const std::string& extra = "") {
+    const std::string before = read_file(file);
+    expect_one_line_error(chainsaw("resume " + file + " -q " + extra), must_contain);
+    if (extra.empty()) expect_one_line_error(chainsaw("inspect " + file), must_contain);
+    EXPECT_EQ(before, read_file(file)) << "the file was modified";
+  }
+};
+
+TEST_F(DamagedCheckpoint, TruncatedFile) {
+  fs::copy_file(p("good.h5"), p("cut.h5"));
+  fs::resize_file(p("cut.h5"), fs::file_size(p("cut.h5")) / 2);
+  expect_refused(p("cut.h5"), "cut.h5");
+}
+
+// A flipped byte inside a chunk of genes fails that chunk's Fletcher-32 checksum.
+TEST_F(DamagedCheckpoint, FlippedBytesInTheGenes) {
+  fs::copy_file(p("good.h5"), p("flipped.h5"));
+  haddr_t address = 0;
+  hsize_t size = 0;
+  {
+    const hid_t file = H5Fopen(p("flipped.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t genes = H5Dopen2(file, "/population/genes", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(genes);
+    hsize_t offset[2];
+    unsigned filter_mask = 0;
+    ASSERT_GE(H5Dget_chunk_info(genes, space, 7, offset, &filter_mask, &address, &size), 0);
+    H5Sclose(space);
+    H5Dclose(genes);
+    H5Fclose(file);
+  }
+  ASSERT_GT(size, 100u);
+  std::fstream f(p("flipped.h5"), std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(static_cast<std::streamoff>(address + size / 2));
+  char byte = 0;
+  f.read(&byte, 1);
+  byte = static_cast<char>(byte ^ 0x5a);
+  f.seekp(static_cast<std::streamoff>(address + size / 2));
+  f.write(&byte, 1);
+  f.close();
+  // inspect reads no dataset, so only resume can notice.
+  const std::string before = read_file(p("flipped.h5"));
+  expect_one_line_error(chainsaw("resume " + p("flipped.h5") + " -q"), "population/genes");
+  EXPECT_EQ(before, read_file(p("flipped.h5")));
+}
+
+TEST_F(DamagedCheckpoint, ForeignHdf5File) {
+  {
+    const hid_t file = H5Fcreate(p("other.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    const hsize_t dims[1] = {16};
+    const hid_t space = H5Screate_simple(1, dims, nullptr);
+    const hid_t data = H5Dcreate2(file, "x", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT,
+                                  H5P_DEFAULT);
+    std::vector<double> v(16, 1.5);
+    H5Dwrite(data, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+    H5Dclose(data);
+    H5Sclose(space);
+    H5Fclose(file);
+  }
+  expect_refused(p("other.h5"), "not a chainsaw checkpoint");
+}
+
+TEST_F(DamagedCheckpoint, TextFile) {
+  std::ofstream(p("notes.txt")) << "function rastrigin\ndim 2000\n";
+  expect_refused(p("notes.txt"), "not an HDF5 file");
+}
+
+TEST_F(DamagedCheckpoint, MissingFile) {
+  expect_one_line_error(chainsaw("resume " + p("absent.h5")), "no such file");
+}
+
+TEST_F(DamagedCheckpoint, MismatchingFlags) {
+  expect_refused(p("good.h5"), "--dim = 999", "--dim 999");
+  expect_refused(p("good.h5"), "--function = griewank", "--function griewank");
+  expect_refused(p("good.h5"), "--evals = 100", "--evals 100");
+}
+
+}  // namespace
+}  // namespace chainsaw
