@@ -9,6 +9,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cuda_engine.hpp"
@@ -445,16 +446,23 @@ TEST(CudaCec2010, SolisWetsDecidesOnTheStoredCandidateAndKeepsTheTrueFitness) {
   }
 }
 
+// The CPU backend's measured final/initial ratios at this size (test_cec2010.cpp,
+// Cec2010Search) with twice the margin: the GPU draws other random numbers.
 TEST(CudaCec2010, ShortRunsImproveAndRepeatBitForBit) {
   REQUIRE_GPU();
-  for (const char* name : {"cec2010-f1", "cec2010-f8", "cec2010-f15", "cec2010-f20"}) {
+  const std::pair<const char*, double> cases[] = {{"cec2010-f1", 0.04},
+                                                  {"cec2010-f5", 0.4},
+                                                  {"cec2010-f12", 0.3},
+                                                  {"cec2010-f15", 0.8},
+                                                  {"cec2010-f20", 0.01}};
+  for (const auto& [name, ratio] : cases) {
     Config config = small_config(name, 1000);
     config.max_evaluations = 50;
     const double initial = run_cuda(config).best_fitness;
     config.max_evaluations = 20000;
     const RunResult a = run_cuda(config);
     const RunResult b = run_cuda(config);
-    EXPECT_LT(a.best_fitness, 0.5 * initial) << name << ": " << initial << " -> " << a.best_fitness;
+    EXPECT_LT(a.best_fitness, ratio * initial) << name << ": " << initial << " -> " << a.best_fitness;
     EXPECT_EQ(a.best_fitness, b.best_fitness) << name;
     EXPECT_EQ(a.counters.evaluations, 20000) << name;
   }
