@@ -1,7 +1,9 @@
 // Fitness kernel throughput on the GPU: a batch of 20 individuals (the paper's crossover batch)
-// evaluated per launch, for every paper function at 1e5, 1e6 and 3e6 dimensions. Reports the
-// bytes of genes read per second and their share of the device's measured copy bandwidth
-// (a device-to-device cudaMemcpy, counting bytes read + written).
+// evaluated per launch, for every paper function at 1e5, 1e6 and 3e6 dimensions and every CEC
+// 2010 function at 1e6. Reports the bytes of genes read per second and their share of the
+// device's measured copy bandwidth (a device-to-device cudaMemcpy, counting bytes read +
+// written). CEC 2010 evaluations also read o, P's inverse and, for the grouped variables, gather
+// x, o and P again: `logical_GB/s` counts those bytes too.
 #include <benchmark/benchmark.h>
 
 #if defined(CHAINSAW_CUDA)
@@ -14,6 +16,7 @@
 #include "core/cuda_engine.hpp"
 #include "core/device_buffer.hpp"
 #include "core/device_info.hpp"
+#include "fitness/cec2010_instance.hpp"
 
 namespace {
 
@@ -69,6 +72,15 @@ void BM_FitnessKernel(benchmark::State& state, const char* function) {
   state.counters["copy_bw_GB/s"] = measured_copy_bandwidth() / 1e9;
   state.counters["pct_of_copy"] = 100.0 * rate / measured_copy_bandwidth();
   state.counters["us_per_launch"] = 1e6 * seconds / state.iterations();
+  if (problem.is_cec2010()) {
+    const CecView v = problem.cec->view();
+    const double per_gene = 2.0 * sizeof(real_t) + (v.inverse ? sizeof(std::int32_t) : 0.0);
+    const double gathered = static_cast<double>(v.groups * kCecGroup) *
+                            (2.0 * sizeof(real_t) + sizeof(std::int32_t));
+    const double logical = static_cast<double>(config.batch) *
+                           (per_gene * static_cast<double>(config.dim) + gathered);
+    state.counters["logical_GB/s"] = logical * state.iterations() / seconds / 1e9;
+  }
 }
 
 void register_all() {
@@ -78,6 +90,13 @@ void register_all() {
         ->Arg(100000)
         ->Arg(1000000)
         ->Arg(3000000)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+  for (const FunctionInfo& info : cec2010_functions()) {
+    benchmark::RegisterBenchmark((std::string("fitness/") + info.name).c_str(), BM_FitnessKernel,
+                                 info.name)
+        ->Arg(1000000)
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
   }

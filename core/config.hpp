@@ -25,6 +25,7 @@ struct Config {
   std::int64_t max_evaluations = 500000;
   std::uint64_t seed = 1;
   std::uint64_t problem_seed = 0;  // where the optimum lies; 0 means "the run's seed"
+  std::string instance;  // CEC 2010 instance file (o, P, M); empty: generated from problem_seed
 
   // Steady-state GA
   int population_size = 50;

@@ -10,6 +10,7 @@
 #include "core/device_buffer.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "fitness/cec2010_instance.hpp"
 #include "fitness/device_reduce.cuh"
 #include "localsearch/device_solis_wets.cuh"
 #include "ssga/device_ops.cuh"
@@ -91,6 +92,31 @@ std::string gib(std::size_t bytes) {
   return s.str();
 }
 
+// The block-partial scratch holds the largest partial of any function.
+static_assert(sizeof(RosenbrockPartial) <= sizeof(PrefixSquarePartial) &&
+                  sizeof(AckleyPartial) <= sizeof(PrefixSquarePartial),
+              "partials scratch is sized by PrefixSquarePartial");
+
+// A CEC 2010 instance on the device (o, P, P's inverse, M) and the stored Solis-Wets candidate
+// its grouped evaluation gathers from.
+std::size_t cec2010_device_bytes(const Problem& problem) {
+  if (!problem.is_cec2010()) return 0;
+  const CecInstance& inst = *problem.cec;
+  const auto candidate = static_cast<std::size_t>(device::row_pitch(problem.dim));
+  return (inst.o.size() + candidate) * sizeof(real_t) +
+         (inst.perm.size() + inst.inverse.size()) * sizeof(std::int32_t) +
+         inst.rotation.size() * sizeof(double);
+}
+
+template <class T>
+DeviceBuffer<T> device_copy(const std::vector<T>& host, cudaStream_t s) {
+  DeviceBuffer<T> d(std::max<std::size_t>(1, host.size()));
+  if (!host.empty())
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(d.data(), host.data(), sizeof(T) * host.size(),
+                                      cudaMemcpyHostToDevice, s));
+  return d;
+}
+
 }  // namespace
 
 DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem) {
@@ -102,7 +128,8 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   plan.bias = slot_genes * sizeof(real_t);
   plan.rng_states = (launch.rng_states + static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
                     sizeof(curandState);
-  plan.scratch = launch.partial_slots * sizeof(PrefixSquarePartial) +
+  plan.scratch = cec2010_device_bytes(problem) +
+                 launch.partial_slots * sizeof(PrefixSquarePartial) +
                  sort_temp_bytes(config.capacity()) +
                  static_cast<std::size_t>(config.capacity()) * (3 * sizeof(double) + 2 * sizeof(int)) +
                  static_cast<std::size_t>(launch.max_rows) *
@@ -134,6 +161,11 @@ struct CudaEngine::Impl {
   PinnedBuffer<int> host_a, host_b, host_order;
   PinnedBuffer<double> host_out;
   PinnedBuffer<device::SwDeviceState> host_sw;
+  // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes).
+  DeviceBuffer<real_t> cec_o, candidate;
+  DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
+  DeviceBuffer<double> cec_rotation;
+  CecView cec_view;
 
   Impl(const Config& config, const Problem& p)
       : problem(p),
@@ -177,6 +209,21 @@ struct CudaEngine::Impl {
     host_sw = PinnedBuffer<device::SwDeviceState>(1);
 
     cudaStream_t s = stream.get();
+    if (p.is_cec2010()) {
+      const CecInstance& inst = *p.cec;
+      cec_o = device_copy(inst.o, s);
+      cec_perm = device_copy(inst.perm, s);
+      cec_inverse = device_copy(inst.inverse, s);
+      cec_rotation = device_copy(inst.rotation, s);
+      candidate = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
+      CHAINSAW_CUDA_TRY(cudaMemsetAsync(candidate.data(), 0, candidate.bytes(), s));
+      cec_view = inst.view();  // sizes; the pointers now to the device copies
+      cec_view.o = cec_o.data();
+      cec_view.perm = inst.perm.empty() ? nullptr : cec_perm.data();
+      cec_view.inverse = inst.inverse.empty() ? nullptr : cec_inverse.data();
+      cec_view.rotation = inst.rotation.empty() ? nullptr : cec_rotation.data();
+      problem.shift.stored = cec_o.data();  // o for the distance to the optimum
+    }
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(tickets.data(), 0, tickets.bytes(), s));
     // Empty padding slots rank last until children fill them.
     std::vector<double> inf(static_cast<std::size_t>(capacity), std::numeric_limits<double>::infinity());
@@ -254,10 +301,28 @@ struct CudaEngine::Impl {
   }
   // f of the slots staged in rows_a[0..rows), one batched launch.
   void launch_evaluation(int rows) {
+    if (problem.is_cec2010()) {
+      visit_cec2010(problem.function, [&](auto fn) {
+        using Fn = decltype(fn);
+        device::EvaluateOp<Fn> op{genes.data(), pitch, rows_a.data(), sink<Fn>()};
+        launch_reduce(op, device::CecTerm<Fn>{cec_view, genes.data(), pitch, rows_a.data()},
+                      Spread::kBatch, rows);
+      });
+      return;
+    }
     visit_function(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
       device::EvaluateOp<Fn> op{genes.data(), pitch, rows_a.data(), sink<Fn>()};
       launch_reduce(op, device::FitnessTerm<Fn>{problem.shift}, Spread::kBatch, rows);
+    });
+  }
+  // CEC 2010 Solis-Wets: evaluates the stored candidate of the step's move and decides.
+  void launch_sw_decision(bool forward) {
+    visit_cec2010(problem.function, [&](auto fn) {
+      using Fn = decltype(fn);
+      device::SwDecideOp<Fn> op{forward, sw_state.data(), candidate.data(), dim};
+      launch_reduce(op, device::CecTerm<Fn>{cec_view, candidate.data(), 0, nullptr},
+                    Spread::kOneRow, 1);
     });
   }
   real_t* slot_genes(int slot) { return genes.data() + static_cast<Dim>(slot) * pitch; }
@@ -287,6 +352,7 @@ void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
                                   m.problem.upper, m.sink<Fn>()};
       m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, Impl::Spread::kBatch, rows);
     });
+    if (m.problem.is_cec2010()) m.launch_evaluation(rows);  // the genes were only made
     m.rows_to_host(fitness + first, rows);
   }
 }
@@ -314,6 +380,12 @@ void CudaEngine::make_children(const ChildSpec* children, int count, double* fit
                                m.problem.lower, m.problem.upper, m.sink<Fn>()};
     m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, Impl::Spread::kBatch, count);
   });
+  if (m.problem.is_cec2010()) {  // the children were only made: evaluate them where they lie
+    std::vector<int> slots(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
+    m.to_device(m.rows_a.data(), m.host_a, slots.data(), count);
+    m.launch_evaluation(count);
+  }
   m.rows_to_host(fitness, count);
 }
 
@@ -336,8 +408,10 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   visit_function(m.problem.function, [&](auto fn) {
     using Fn = decltype(fn);
     const device::FitnessTerm<Fn> term{m.problem.shift};
-    device::SwMoveOp<Fn> forward{true, m.sw_state.data(), x, bias, m.problem.lower, m.problem.upper,
-                                 m.dim};
+    const bool cec = m.problem.is_cec2010();
+    device::SwMoveOp<Fn> forward{true,           m.sw_state.data(), x,     bias,
+                                 m.problem.lower, m.problem.upper,  m.dim,
+                                 cec ? m.candidate.data() : nullptr};
     device::SwMoveOp<Fn> backward = forward;
     backward.forward = false;
     const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
@@ -356,7 +430,9 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
         curandState* next = buffers[(h.rng_parity + k + 1) & 1];
         constexpr auto kOneRow = Impl::Spread::kOneRow;
         sw_shape = m.launch_reduce(forward, term, kOneRow, 1, current, next, blocks_cap);
+        if (cec) m.launch_sw_decision(true);
         m.launch_reduce(backward, term, kOneRow, 1, current, current, blocks_cap);
+        if (cec) m.launch_sw_decision(false);
         m.launch_reduce(apply, device::NoTerm{}, kOneRow, 1, current, current, blocks_cap);
       }
       CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));

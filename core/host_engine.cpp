@@ -16,6 +16,15 @@ namespace chainsaw {
 
 namespace {
 Dim chunk_end(Dim chunk, Dim dim) { return std::min(dim, (chunk + 1) * kHostChunk); }
+
+// f of genes x just made by a fused make-and-evaluate pass: its partials, or for CEC 2010 (whose
+// pass only made the genes, see visit_function) the stored vector evaluated.
+template <class Fn>
+double fused_fitness(const Problem& problem, const typename Fn::Partial* partials, Dim chunks,
+                     const real_t* x) {
+  return problem.is_cec2010() ? evaluate_host(problem, x)
+                              : finish_chunks<Fn>(partials, chunks, problem.dim);
+}
 }  // namespace
 
 // Every parallel region has an `if`: a region costs microseconds to open (milliseconds on a
@@ -64,7 +73,7 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
       }
     }
     for (Dim i = 0; i < count; ++i) {
-      fitness[i] = finish_chunks<Fn>(&partials[i * chunks], chunks, dim_);
+      fitness[i] = fused_fitness<Fn>(problem_, &partials[i * chunks], chunks, genes_of(slots[i]));
       fitness_[slots[i]] = fitness[i];
     }
   });
@@ -119,7 +128,8 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
       }
     }
     for (Dim i = 0; i < count; ++i) {
-      fitness[i] = finish_chunks<Fn>(&partials[i * chunks], chunks, dim_);
+      fitness[i] =
+          fused_fitness<Fn>(problem_, &partials[i * chunks], chunks, genes_of(children[i].slot));
       fitness_[children[i].slot] = fitness[i];
     }
   });
@@ -159,7 +169,7 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
               return cand[j];
             });
       }
-      return finish_chunks<Fn>(partials.data(), chunks, dim_);
+      return fused_fitness<Fn>(problem_, partials.data(), chunks, candidate_.data());
     };
     auto update_bias = [&](SwOutcome outcome) {
       const real_t* dif = dif_.data();

@@ -36,6 +36,8 @@ enum class RngPurpose : std::uint64_t {
   kSolisWets = 4,
   kShift = 5,  // the optimum's position o
   kRestart = 6,
+  kCecPermutation = 7,  // CEC 2010 instances: P
+  kCecRotation = 8,     // and M (o uses kShift)
 };
 
 class CounterRng {

@@ -20,6 +20,8 @@
 #include <cuda_runtime.h>
 #include <curand_kernel.h>
 
+#include <type_traits>
+
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
 #include "fitness/reduction.hpp"
@@ -54,22 +56,37 @@ struct ReduceShape {
   }
 };
 
-// Terms: how a produced value enters the partial.
+// Terms: how a produced value (for gene j of the launch's row) enters the partial.
 template <class Fn>
 struct FitnessTerm {  // the value is a gene; the term is the function's, on z = x - o
   using Partial = typename Fn::Partial;
   Shift shift;
-  __device__ void accumulate(Partial& p, double value, Dim j) const {
-    Fn::accumulate(p, value - static_cast<double>(shift(j)), j + 1);
+  __device__ void accumulate(Partial& p, double value, Dim j, int) const {
+    if constexpr (!std::is_same_v<Fn, GenesOnly>)  // GenesOnly: the genes are only made
+      Fn::accumulate(p, value - static_cast<double>(shift(j)), j + 1);
   }
 };
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares
   using Partial = SumPartial;
-  __device__ void accumulate(Partial& p, double value, Dim) const { p.sum += value * value; }
+  __device__ void accumulate(Partial& p, double value, Dim, int) const { p.sum += value * value; }
 };
 struct NoTerm {  // element-wise operations that only need the "last block" hook
   using Partial = SumPartial;
-  __device__ void accumulate(Partial&, double, Dim) const {}
+  __device__ void accumulate(Partial&, double, Dim, int) const {}
+};
+// A CEC 2010 function: the value is gene t of a stored vector; its groups are gathered from
+// that vector (vectors[rows ? rows[row] : row] with the given pitch).
+template <class Fn>
+struct CecTerm {
+  using Partial = typename Fn::Partial;
+  CecView view;
+  const real_t* vectors;
+  Dim pitch;
+  const int* rows;
+  __device__ void accumulate(Partial& p, double value, Dim t, int row) const {
+    const real_t* x = vectors + static_cast<Dim>(rows ? rows[row] : row) * pitch;
+    Fn::accumulate(p, view, x, value, t);
+  }
 };
 
 template <class Partial>
@@ -148,14 +165,14 @@ __global__ void __launch_bounds__(kThreads)
       Partial tile_partial{};
       #pragma unroll
       for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-        if (k < n) term.accumulate(tile_partial, v[k], j0 + k);
+        if (k < n) term.accumulate(tile_partial, v[k], j0 + k, row);
       tile_partial = warp_reduce_ordered(tile_partial);
       if (lane == 0)
         warp_partial = tile == first_tile ? tile_partial : Partial::combine(warp_partial, tile_partial);
     } else {
       #pragma unroll
       for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-        if (k < n) term.accumulate(lane_partial, v[k], j0 + k);
+        if (k < n) term.accumulate(lane_partial, v[k], j0 + k, row);
     }
   }
   if (Op::kUsesRng && op.stores_rng()) rng_out[thread_id] = rng;

@@ -27,6 +27,7 @@ CHAINSAW_HD double cos_two_pi(double z) {
 }  // namespace detail
 
 struct Rastrigin {
+  static constexpr double kBias = kFBias;
   using Partial = SumPartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) {
     p.sum += z * z - 10.0 * detail::cos_two_pi(z) + 10.0;
@@ -35,6 +36,7 @@ struct Rastrigin {
 };
 
 struct Griewank {
+  static constexpr double kBias = kFBias;
   using Partial = SumProductPartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
     p.sum += z * z / 4000.0;
@@ -47,6 +49,7 @@ struct Griewank {
 
 // Salomon: the parallel part is g = sum z^2; the outer formula is applied once, after reduction.
 struct Salomon {
+  static constexpr double kBias = kFBias;
   using Partial = SumPartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) { p.sum += z * z; }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
@@ -58,6 +61,7 @@ struct Salomon {
 // Discus in its standard form 10^6 z_1^2 + sum_{i>=2} z_i^2 (seed 003 prints it once with an
 // extra factor i, which would make it Sum Squares plus a first-gene weight).
 struct Discus {
+  static constexpr double kBias = kFBias;
   using Partial = SumPartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
     p.sum += (i == 1 ? 1.0e6 : 1.0) * z * z;
@@ -66,6 +70,7 @@ struct Discus {
 };
 
 struct SumSquares {
+  static constexpr double kBias = kFBias;
   using Partial = SumPartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
     p.sum += static_cast<double>(i) * z * z;
@@ -74,6 +79,7 @@ struct SumSquares {
 };
 
 struct Schwefel12 {
+  static constexpr double kBias = kFBias;
   using Partial = PrefixSquarePartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) {
     p.total += z;
@@ -82,6 +88,16 @@ struct Schwefel12 {
     p.count += 1.0;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.prefix_square_sum; }
+};
+
+// The gene-making pass of a function that is not a per-gene term (the CEC 2010 functions, whose
+// groups gather through a permutation): the engines make and store the genes with this, then
+// evaluate the stored vector (fitness/cec2010.hpp).
+struct GenesOnly {
+  static constexpr double kBias = 0.0;
+  using Partial = SumPartial;
+  CHAINSAW_HD static void accumulate(Partial&, double, Dim) {}
+  CHAINSAW_HD static double finish(const Partial&, Dim) { return 0.0; }
 };
 
 }  // namespace chainsaw

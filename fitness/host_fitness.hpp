@@ -3,6 +3,7 @@
 // chunking is fixed, so the result does not depend on the number of OpenMP threads.
 #pragma once
 
+#include <type_traits>
 #include <vector>
 
 #include "fitness/problem.hpp"
@@ -18,9 +19,13 @@ inline Dim host_chunk_count(Dim dim) { return (dim + kHostChunk - 1) / kHostChun
 template <class Fn, class GeneAt>
 typename Fn::Partial accumulate_chunk(const Shift& shift, Dim begin, Dim end, GeneAt&& gene_at) {
   typename Fn::Partial partial{};
-  for (Dim j = begin; j < end; ++j) {
-    const double z = static_cast<double>(gene_at(j)) - static_cast<double>(shift(j));
-    Fn::accumulate(partial, z, j + 1);
+  if constexpr (std::is_same_v<Fn, GenesOnly>) {  // make the genes; no o needed
+    for (Dim j = begin; j < end; ++j) gene_at(j);
+  } else {
+    for (Dim j = begin; j < end; ++j) {
+      const double z = static_cast<double>(gene_at(j)) - static_cast<double>(shift(j));
+      Fn::accumulate(partial, z, j + 1);
+    }
   }
   return partial;
 }
@@ -29,10 +34,24 @@ template <class Fn>
 double finish_chunks(const typename Fn::Partial* partials, Dim chunks, Dim dim) {
   typename Fn::Partial total = partials[0];
   for (Dim c = 1; c < chunks; ++c) total = Fn::Partial::combine(total, partials[c]);
-  return Fn::finish(total, dim) + kFBias;
+  return Fn::finish(total, dim) + Fn::kBias;
 }
 
-// f(x) of one stored individual, chunks in parallel.
+// f from the partials of the fixed chunks of [0, dim): chunk_partial(begin, end) in parallel,
+// combined in order.
+template <class Fn, class ChunkPartial>
+double reduce_host_chunks(Dim dim, ChunkPartial&& chunk_partial) {
+  const Dim chunks = host_chunk_count(dim);
+  std::vector<typename Fn::Partial> partials(static_cast<size_t>(chunks));
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (Dim c = 0; c < chunks; ++c) {
+    const Dim begin = c * kHostChunk;
+    partials[c] = chunk_partial(begin, begin + kHostChunk < dim ? begin + kHostChunk : dim);
+  }
+  return finish_chunks<Fn>(partials.data(), chunks, dim);
+}
+
+// f(x) of one stored individual, chunks in parallel (every function, CEC 2010 included).
 double evaluate_host(const Problem& problem, const real_t* x);
 
 }  // namespace chainsaw

@@ -1,6 +1,9 @@
 #include "fitness/problem.hpp"
 
+#include <string>
+
 #include "core/error.hpp"
+#include "fitness/cec2010_instance.hpp"
 
 namespace chainsaw {
 
@@ -24,30 +27,100 @@ const std::vector<FunctionInfo>& all_functions() {
   return functions;
 }
 
+// Tang et al. 2009, Table 1 and §2. "m-nonseparable": one group of m = 50 variables.
+const std::vector<FunctionInfo>& cec2010_functions() {
+  using F = FunctionId;
+  static const std::vector<FunctionInfo> functions = {
+      {F::kCec2010F1, "cec2010-f1", -100.0, 100.0, "separable", "shifted Elliptic"},
+      {F::kCec2010F2, "cec2010-f2", -5.0, 5.0, "separable", "shifted Rastrigin"},
+      {F::kCec2010F3, "cec2010-f3", -32.0, 32.0, "separable", "shifted Ackley"},
+      {F::kCec2010F4, "cec2010-f4", -100.0, 100.0, "single-group",
+       "10^6 rotated Elliptic(1 group) + Elliptic(rest)"},
+      {F::kCec2010F5, "cec2010-f5", -5.0, 5.0, "single-group",
+       "10^6 rotated Rastrigin(1 group) + Rastrigin(rest)"},
+      {F::kCec2010F6, "cec2010-f6", -32.0, 32.0, "single-group",
+       "10^6 rotated Ackley(1 group) + Ackley(rest)"},
+      {F::kCec2010F7, "cec2010-f7", -100.0, 100.0, "single-group",
+       "10^6 Schwefel 1.2(1 group) + Sphere(rest)"},
+      {F::kCec2010F8, "cec2010-f8", -100.0, 100.0, "single-group",
+       "10^6 Rosenbrock(1 group) + Sphere(rest)"},
+      {F::kCec2010F9, "cec2010-f9", -100.0, 100.0, "D/2m-group",
+       "sum rotated Elliptic(D/2m groups) + Elliptic(rest)"},
+      {F::kCec2010F10, "cec2010-f10", -5.0, 5.0, "D/2m-group",
+       "sum rotated Rastrigin(D/2m groups) + Rastrigin(rest)"},
+      {F::kCec2010F11, "cec2010-f11", -32.0, 32.0, "D/2m-group",
+       "sum rotated Ackley(D/2m groups) + Ackley(rest)"},
+      {F::kCec2010F12, "cec2010-f12", -100.0, 100.0, "D/2m-group",
+       "sum Schwefel 1.2(D/2m groups) + Sphere(rest)"},
+      {F::kCec2010F13, "cec2010-f13", -100.0, 100.0, "D/2m-group",
+       "sum Rosenbrock(D/2m groups) + Sphere(rest)"},
+      {F::kCec2010F14, "cec2010-f14", -100.0, 100.0, "D/m-group",
+       "sum rotated Elliptic(D/m groups)"},
+      {F::kCec2010F15, "cec2010-f15", -5.0, 5.0, "D/m-group",
+       "sum rotated Rastrigin(D/m groups)"},
+      {F::kCec2010F16, "cec2010-f16", -32.0, 32.0, "D/m-group", "sum rotated Ackley(D/m groups)"},
+      {F::kCec2010F17, "cec2010-f17", -100.0, 100.0, "D/m-group", "sum Schwefel 1.2(D/m groups)"},
+      {F::kCec2010F18, "cec2010-f18", -100.0, 100.0, "D/m-group", "sum Rosenbrock(D/m groups)"},
+      {F::kCec2010F19, "cec2010-f19", -100.0, 100.0, "non-separable", "shifted Schwefel 1.2"},
+      {F::kCec2010F20, "cec2010-f20", -100.0, 100.0, "non-separable",
+       "shifted Rosenbrock (z = x - o + 1)"},
+  };
+  return functions;
+}
+
 const FunctionInfo& function_info(const std::string& name) {
   std::string known;
-  for (const auto& info : all_functions()) {
-    if (name == info.name) return info;
-    known += (known.empty() ? "" : ", ") + std::string(info.name);
+  for (const auto* table : {&all_functions(), &cec2010_functions()}) {
+    for (const auto& info : *table) {
+      if (name == info.name) return info;
+    }
   }
-  throw UserError("unknown function '" + name + "' (known: " + known + ")");
+  for (const auto& info : all_functions()) known += std::string(info.name) + ", ";
+  throw UserError("unknown function '" + name + "' (known: " + known +
+                  "cec2010-f1 .. cec2010-f20)");
 }
 
 const FunctionInfo& function_info(FunctionId id) {
-  for (const auto& info : all_functions())
-    if (info.id == id) return info;
+  for (const auto* table : {&all_functions(), &cec2010_functions()})
+    for (const auto& info : *table)
+      if (info.id == id) return info;
   throw InternalError("function id without a table entry", __FILE__, __LINE__);
 }
 
-Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t problem_seed) {
+double function_optimum_value(const std::string& function_name) {
+  return function_optimum_value(function_info(function_name).id);
+}
+
+void check_dimension(const FunctionInfo& info, Dim dim) {
+  const int n = cec2010_number(info.id);
+  const std::string prefix = "--dim = " + std::to_string(dim) + ": " + info.name;
+  if (n >= 4 && n <= 8 && dim < kCecGroup)
+    throw UserError(prefix + " needs at least m = 50 variables (one group of m)");
+  if (n >= 9 && n <= 18 && dim % (2 * kCecGroup) != 0)
+    throw UserError(prefix + " needs a multiple of 2m = 100 (groups of m = 50)");
+}
+
+Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
+                      const std::string& instance_file) {
   const FunctionInfo& info = function_info(function_name);
+  check_dimension(info, dim);
+  if (!instance_file.empty() && cec2010_number(info.id) == 0)
+    throw UserError("--instance = " + instance_file +
+                    ": only the cec2010-* functions read one, not " + info.name);
   Problem p;
   p.function = info.id;
   p.dim = dim;
   p.lower = info.lower;
   p.upper = info.upper;
+  p.optimum_value = function_optimum_value(info.id);
   p.shift = Shift{derive_key(problem_seed, static_cast<std::uint64_t>(RngPurpose::kShift)),
                   info.lower, info.upper - info.lower};
+  if (cec2010_number(info.id) != 0) {
+    p.cec = std::make_shared<const CecInstance>(
+        instance_file.empty() ? CecInstance::generate(info, dim, problem_seed)
+                              : CecInstance::load(instance_file, info, dim, problem_seed));
+    p.shift.stored = p.cec->o.data();
+  }
   return p;
 }
 

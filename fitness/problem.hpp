@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,19 @@
 
 namespace chainsaw {
 
-enum class FunctionId { kRastrigin, kGriewank, kSalomon, kDiscus, kSumSquares, kSchwefel12 };
+enum class FunctionId {
+  kRastrigin, kGriewank, kSalomon, kDiscus, kSumSquares, kSchwefel12,
+  // CEC 2010 LSGO F1..F20, consecutive (cec2010_number relies on it)
+  kCec2010F1, kCec2010F2, kCec2010F3, kCec2010F4, kCec2010F5, kCec2010F6, kCec2010F7,
+  kCec2010F8, kCec2010F9, kCec2010F10, kCec2010F11, kCec2010F12, kCec2010F13, kCec2010F14,
+  kCec2010F15, kCec2010F16, kCec2010F17, kCec2010F18, kCec2010F19, kCec2010F20,
+};
+
+// 1..20 for a CEC 2010 function, 0 for the paper's six.
+inline int cec2010_number(FunctionId id) {
+  const int n = static_cast<int>(id) - static_cast<int>(FunctionId::kCec2010F1) + 1;
+  return n >= 1 && n <= 20 ? n : 0;
+}
 
 struct FunctionInfo {
   FunctionId id;
@@ -24,7 +37,10 @@ struct FunctionInfo {
   const char* formula;
 };
 
+// The six functions of the paper (seed 003 §6.3).
 const std::vector<FunctionInfo>& all_functions();
+// The twenty CEC 2010 LSGO functions, cec2010-f1 .. cec2010-f20 (fitness/cec2010.hpp).
+const std::vector<FunctionInfo>& cec2010_functions();
 // Throws UserError naming the known functions when `name` is not one of them.
 const FunctionInfo& function_info(const std::string& name);
 const FunctionInfo& function_info(FunctionId id);
@@ -33,10 +49,12 @@ const FunctionInfo& function_info(FunctionId id);
 // 32-bit hash of j: a handful of 32-bit multiplies, cheap next to the gene's own memory access
 // on the GPU. The arithmetic uses explicitly rounded operations so that nvcc's FMA contraction
 // cannot make the device's o differ from the host's by one ulp.
+// A stored o (CEC 2010 instances, which may come from a file) replaces the hash.
 struct Shift {
   std::uint64_t key = 0;
   double lower = 0.0;
   double width = 0.0;
+  const real_t* stored = nullptr;  // o_j = stored[j]; host or device memory, where it is used
   CHAINSAW_HD static std::uint32_t hash32(std::uint32_t x) {
     x ^= x >> 16;
     x *= 0x7feb352dU;
@@ -59,6 +77,7 @@ struct Shift {
 #endif
   }
   CHAINSAW_HD real_t operator()(Dim j) const {
+    if (stored != nullptr) return stored[j];
     const auto index = static_cast<std::uint64_t>(j);
     const std::uint32_t h =
         hash32(hash32(static_cast<std::uint32_t>(index) ^ static_cast<std::uint32_t>(key)) ^
@@ -68,24 +87,43 @@ struct Shift {
   }
 };
 
+struct CecInstance;
+
 struct Problem {
   FunctionId function = FunctionId::kRastrigin;
   Dim dim = 0;
   double lower = 0.0;
   double upper = 0.0;
   Shift shift;
+  double optimum_value = kFBias;  // f(o): -330 for the paper's functions, 0 for CEC 2010
+  // CEC 2010: o, P and M in host memory (shift.stored points into it); null otherwise.
+  std::shared_ptr<const CecInstance> cec;
 
-  static Problem make(const std::string& function_name, Dim dim, std::uint64_t problem_seed);
+  // instance_file: CEC 2010 only; empty = generate o, P and M from problem_seed. Throws
+  // UserError for an unknown function, a dimension the function does not allow, a bad file.
+  static Problem make(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
+                      const std::string& instance_file = "");
   double width() const { return upper - lower; }
+  bool is_cec2010() const { return cec != nullptr; }
 };
 
+// f(o) of a function: -330 for the paper's six, 0 for CEC 2010.
+inline double function_optimum_value(FunctionId id) { return cec2010_number(id) ? 0.0 : kFBias; }
+double function_optimum_value(const std::string& function_name);
+
+// Throws UserError when the function is not defined for D variables (CEC 2010's groups).
+void check_dimension(const FunctionInfo& info, Dim dim);
+
 // Calls f(Rastrigin{}), f(Griewank{}), ... for the function id: the one place that turns the
-// run-time choice into a compile-time type, so inner loops are specialised per function.
+// run-time choice into a compile-time type, so inner loops are specialised per function. A CEC
+// 2010 id gives f(GenesOnly{}): the engines' fused make-and-evaluate passes only make the genes,
+// and the stored vector is evaluated afterwards (visit_cec2010).
 template <class F>
 decltype(auto) visit_function(FunctionId id, F&& f);
 
 }  // namespace chainsaw
 
+#include "fitness/cec2010.hpp"
 #include "fitness/functions.hpp"
 
 namespace chainsaw {
@@ -99,8 +137,35 @@ decltype(auto) visit_function(FunctionId id, F&& f) {
     case FunctionId::kDiscus: return f(Discus{});
     case FunctionId::kSumSquares: return f(SumSquares{});
     case FunctionId::kSchwefel12: return f(Schwefel12{});
+    default: return f(GenesOnly{});
   }
-  return f(Rastrigin{});  // unreachable: every enumerator is handled above
+}
+
+// Calls f(CecF1{}) ... f(CecF20{}) for a CEC 2010 id.
+template <class F>
+decltype(auto) visit_cec2010(FunctionId id, F&& f) {
+  switch (cec2010_number(id)) {
+    case 1: return f(CecF1{});
+    case 2: return f(CecF2{});
+    case 3: return f(CecF3{});
+    case 4: return f(CecF4{});
+    case 5: return f(CecF5{});
+    case 6: return f(CecF6{});
+    case 7: return f(CecF7{});
+    case 8: return f(CecF8{});
+    case 9: return f(CecF9{});
+    case 10: return f(CecF10{});
+    case 11: return f(CecF11{});
+    case 12: return f(CecF12{});
+    case 13: return f(CecF13{});
+    case 14: return f(CecF14{});
+    case 15: return f(CecF15{});
+    case 16: return f(CecF16{});
+    case 17: return f(CecF17{});
+    case 18: return f(CecF18{});
+    case 19: return f(CecF19{});
+    default: return f(CecF20{});
+  }
 }
 
 }  // namespace chainsaw

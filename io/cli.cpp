@@ -114,6 +114,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   add_number(run, o, "--problem-seed", c.problem_seed,
              "seed of the shift o (where the optimum lies); 0: the run's --seed", kUint,
              parse_uint64);
+  run.add_option("--instance", c.instance,
+                 "CEC 2010 instance file (o, permutation, rotation; see the README); default: "
+                 "generated from --problem-seed")
+      ->type_name("FILE");
   add_parsed(run, o, "--backend", "where to run: auto takes the GPU when there is one",
              "auto|cpu|cuda", backend_name(c.backend),
              [&c](const std::string& f, const std::string& t) { c.backend = parse_backend(f, t); });
@@ -158,7 +162,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
 }
 
 // The CPU backend's allocations: genes and a Solis-Wets bias vector per slot (HostEngine), and
-// three working vectors of D genes.
+// three working vectors of D genes; a CEC 2010 instance adds o, P and P's inverse.
 struct HostMemoryPlan {
   double genes = 0.0;
   double bias = 0.0;
@@ -168,7 +172,10 @@ struct HostMemoryPlan {
 
 HostMemoryPlan host_memory_plan(const Config& c) {
   const double slots = static_cast<double>(c.capacity()) * static_cast<double>(c.dim) * sizeof(real_t);
-  return {slots, slots, 3.0 * static_cast<double>(c.dim) * sizeof(real_t)};
+  const double per_gene = sizeof(real_t) + 2 * sizeof(std::int32_t);  // o, P, P's inverse
+  const double instance =
+      cec2010_number(function_info(c.function).id) != 0 ? static_cast<double>(c.dim) * per_gene : 0.0;
+  return {slots, slots, 3.0 * static_cast<double>(c.dim) * sizeof(real_t) + instance};
 }
 
 // Physical memory in bytes; 0 when the system does not say.
@@ -207,7 +214,7 @@ std::string summary_line(const Config& c, const RunEnvironment& env, const RunRe
 int dry_run(const Config& c, [[maybe_unused]] Backend backend) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   [[maybe_unused]] const Problem problem =
-      Problem::make(c.function, c.dim, c.effective_problem_seed());
+      Problem::make(c.function, c.dim, c.effective_problem_seed(), c.instance);
   const HostMemoryPlan host = host_memory_plan(c);
   double genes = host.genes, bias = host.bias, rng = 0.0, scratch = host.scratch;
   double available = 0.0, total = 0.0;
@@ -336,7 +343,7 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
 
   const auto setup_start = std::chrono::steady_clock::now();
   const Problem problem =
-      Problem::make(config.function, config.dim, config.effective_problem_seed());
+      Problem::make(config.function, config.dim, config.effective_problem_seed(), config.instance);
   const auto engine = make_engine(config, problem, env.backend);
   MaSwChains algorithm(config, problem, *engine);
   if (prepare) prepare(algorithm);
@@ -501,12 +508,18 @@ int inspect_command(const std::string& file) {
 }
 
 int functions_command() {
-  std::string out = fmt::format("{:<12} {:<16} {:<14} {}\n", "function", "domain", "separability",
-                                "formula (z = x - o; f(o) = -330)");
-  for (const FunctionInfo& f : all_functions()) {
-    out += fmt::format("{:<12} {:<16} {:<14} {}\n", f.name,
-                       fmt::format("[{:g}, {:g}]", f.lower, f.upper), f.separability, f.formula);
-  }
+  std::string out;
+  auto table = [&out](const std::vector<FunctionInfo>& functions, const char* title) {
+    out += fmt::format("{}\n{:<12} {:<16} {:<14} {}\n", title, "function", "domain",
+                       "separability", "formula (z = x - o)");
+    for (const FunctionInfo& f : functions)
+      out += fmt::format("{:<12} {:<16} {:<14} {}\n", f.name,
+                         fmt::format("[{:g}, {:g}]", f.lower, f.upper), f.separability, f.formula);
+  };
+  table(all_functions(), "The paper's functions, f(o) = -330:");
+  table(cec2010_functions(),
+        "\nCEC 2010 LSGO (Tang et al. 2009), f(o) = 0; m = 50, P a permutation, M a rotation;\n"
+        "D >= 50 for f4-f8, D a multiple of 100 for f9-f18:");
   std::fputs(out.c_str(), stdout);
   return 0;
 }

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/types.hpp"
+#include "fitness/problem.hpp"
 #include "io/parse_value.hpp"
 #include "io/version.hpp"
 
@@ -15,6 +16,8 @@ nlohmann::ordered_json config_to_json(const Config& c) {
   j["seed"] = c.seed;
   // The effective value, so that passing it back reproduces the same optimum.
   j["problem_seed"] = c.effective_problem_seed();
+  j["instance"] =
+      c.instance.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(c.instance);
   j["population"] = c.population_size;
   j["batch"] = c.batch;
   j["blx_alpha"] = c.blx_alpha;
@@ -51,6 +54,8 @@ Config config_from_json(const nlohmann::json& j) {
   get("evals", c.max_evaluations);
   get("seed", c.seed);
   get("problem_seed", c.problem_seed);
+  // Optional (null or absent: none), so that files written before CEC 2010 still load.
+  if (j.contains("instance") && !j.at("instance").is_null()) get("instance", c.instance);
   get("population", c.population_size);
   get("batch", c.batch);
   get("blx_alpha", c.blx_alpha);
@@ -90,7 +95,8 @@ nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment
   if (!env.resumed_from.empty()) j["resumed_at_evaluations"] = env.resumed_at_evaluations;
 
   j["best_fitness"] = r.best_fitness;
-  j["best_error"] = r.best_fitness - kFBias;  // distance in f to the optimum value -330
+  // Distance in f to the optimum value: -330 for the paper's functions, 0 for CEC 2010.
+  j["best_error"] = r.best_fitness - function_optimum_value(config.function);
   j["distance_to_optimum"] = r.distance_to_optimum;
 
   const RunCounters& n = r.counters;

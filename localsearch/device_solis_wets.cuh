@@ -40,6 +40,31 @@ struct SwDeviceState {
   int rng_parity;  // how many forward moves ran, mod 2: which RNG buffer is current
 };
 
+// Whether the forward (backward) move of a step runs: read by every launch of that move.
+__device__ inline bool sw_move_active(bool forward, const SwDeviceState* state) {
+  return forward ? state->evaluations < state->budget && state->phase == kSwIdle
+                 : state->phase == kSwNeedBackward;
+}
+
+// The decision after a move's evaluation f.
+__device__ inline void sw_decide(bool forward, SwDeviceState* state, double f) {
+  SwDeviceState s = *state;
+  ++s.evaluations;
+  if (forward) s.rng_parity ^= 1;
+  if (f < s.f_current) {
+    s.f_current = f;
+    s.phase = forward ? kSwForwardSuccess : kSwBackwardSuccess;
+  } else if (forward) {
+    s.phase = s.evaluations < s.budget ? kSwNeedBackward : kSwNoDecision;
+  } else {
+    s.phase = kSwFailure;
+  }
+  *state = s;
+}
+
+// candidate == nullptr: the candidate is evaluated as it is made and the move decides.
+// Otherwise (CEC 2010, whose groups gather from the whole vector) the candidate is stored there
+// and SwDecideOp evaluates it and decides, in the next launch.
 template <class Fn>
 struct SwMoveOp {
   static constexpr bool kUsesRng = true;
@@ -50,12 +75,10 @@ struct SwMoveOp {
   const real_t* bias;
   double lower, upper;
   Dim dim;
-  __device__ bool active() const {
-    return forward ? state->evaluations < state->budget && state->phase == kSwIdle
-                   : state->phase == kSwNeedBackward;
-  }
+  real_t* candidate = nullptr;
+  __device__ bool active() const { return sw_move_active(forward, state); }
   __device__ void produce(int, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
-    real_t xs[kVec], bs[kVec];
+    real_t xs[kVec], bs[kVec], c[kVec];
     load_genes(x + j0, n, xs);
     load_genes(bias + j0, n, bs);
     const real_t rho = static_cast<real_t>(state->rho);
@@ -63,24 +86,36 @@ struct SwMoveOp {
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) {
       const real_t dif = rho * normal01(rng);
-      v[k] = forward ? sw_forward_gene(xs[k], bs[k], dif, lower, upper)
+      c[k] = forward ? sw_forward_gene(xs[k], bs[k], dif, lower, upper)
                      : sw_backward_gene(xs[k], bs[k], dif, lower, upper);
+      v[k] = c[k];
     }
+    if (candidate != nullptr) store_genes(candidate + j0, n, c);
   }
   __device__ void finish(int, const typename Fn::Partial& p) const {
-    const double f = Fn::finish(p, dim) + kFBias;
-    SwDeviceState s = *state;
-    ++s.evaluations;
-    if (forward) s.rng_parity ^= 1;
-    if (f < s.f_current) {
-      s.f_current = f;
-      s.phase = forward ? kSwForwardSuccess : kSwBackwardSuccess;
-    } else if (forward) {
-      s.phase = s.evaluations < s.budget ? kSwNeedBackward : kSwNoDecision;
-    } else {
-      s.phase = kSwFailure;
-    }
-    *state = s;
+    if (candidate == nullptr) sw_decide(forward, state, Fn::finish(p, dim) + Fn::kBias);
+  }
+};
+
+// Evaluates a stored candidate (pair with a CecTerm on it) and decides, as SwMoveOp would.
+template <class Fn>
+struct SwDecideOp {
+  static constexpr bool kUsesRng = false;
+  __device__ bool stores_rng() const { return false; }
+  bool forward;
+  SwDeviceState* state;
+  const real_t* candidate;
+  Dim dim;
+  __device__ bool active() const { return sw_move_active(forward, state); }
+  __device__ void produce(int, Dim j0, int n, double (&v)[kVec], curandState&) const {
+    real_t c[kVec];
+    load_genes(candidate + j0, n, c);
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) v[k] = c[k];
+  }
+  __device__ void finish(int, const typename Fn::Partial& p) const {
+    sw_decide(forward, state, Fn::finish(p, dim) + Fn::kBias);
   }
 };
 

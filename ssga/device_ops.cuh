@@ -62,7 +62,7 @@ struct FitnessSink {
   double* slot_fitness;  // per slot
   double* row_out;       // per row, copied back to the host
   __device__ void write(int slot, int row, const typename Fn::Partial& p) const {
-    const double f = Fn::finish(p, dim) + kFBias;
+    const double f = Fn::finish(p, dim) + Fn::kBias;
     slot_fitness[slot] = f;
     row_out[row] = f;
   }

@@ -165,6 +165,90 @@ TEST_F(CliTest, FunctionsListsTheSixFunctionsWithDomains) {
   EXPECT_NE(o.out.find("[-600, 600]"), std::string::npos) << o.out;
 }
 
+TEST_F(CliTest, FunctionsListsTheTwentyCec2010FunctionsWithDomainsAndSeparability) {
+  const Outcome o = chainsaw("functions");
+  EXPECT_EQ(o.exit_code, 0);
+  for (int n = 1; n <= 20; ++n) {
+    const std::string name = "cec2010-f" + std::to_string(n) + " ";
+    EXPECT_NE(o.out.find(name), std::string::npos) << name;
+  }
+  for (const char* text : {"[-32, 32]", "[-5, 5]", "single-group", "D/2m-group", "D/m-group",
+                           "non-separable", "f(o) = 0"})
+    EXPECT_NE(o.out.find(text), std::string::npos) << text << " in\n" << o.out;
+}
+
+TEST_F(CliTest, Cec2010DimensionTheGroupsDoNotAllowIsOneLineError) {
+  expect_one_line_error(
+      chainsaw("run --function cec2010-f9 --dim 1050 --evals 2000 --backend cpu --output " +
+               out_path()),
+      "--dim = 1050: cec2010-f9 needs a multiple of 2m = 100");
+  expect_one_line_error(chainsaw("run --function cec2010-f6 --dim 20 --backend cpu"),
+                        "cec2010-f6 needs at least m = 50");
+  EXPECT_FALSE(fs::exists(out_path()));
+}
+
+TEST_F(CliTest, InstanceFileErrorsAreOneLine) {
+  const fs::path instance = dir_ / "inst.txt";
+  std::ofstream(instance) << "shift 1 2\n";
+  expect_one_line_error(chainsaw("run --function cec2010-f1 --dim 100 --backend cpu --instance " +
+                                 instance.string()),
+                        "shift ends after 2 values");
+  expect_one_line_error(chainsaw("run --function rastrigin --dim 100 --backend cpu --instance " +
+                                 instance.string()),
+                        "only the cec2010-* functions");
+}
+
+TEST_F(CliTest, Cec2010RunReportsTheErrorAgainstOptimumZero) {
+  const fs::path instance = dir_ / "inst.txt";
+  std::ofstream(instance) << "dim 200\nshift";
+  for (int j = 0; j < 200; ++j) std::ofstream(instance, std::ios::app) << " 0.25";
+  const Outcome o = chainsaw("run --function cec2010-f10 --dim 200 --evals 1500 --seed 3 "
+                             "--backend cpu --quiet --output " + out_path() + " --instance " +
+                             instance.string());
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto j = nlohmann::json::parse(read_file(out_path()));
+  EXPECT_EQ(j["config"]["function"], "cec2010-f10");
+  EXPECT_EQ(j["config"]["instance"], instance.string());
+  const double best = j["best_fitness"];
+  EXPECT_GT(best, 0.0);
+  EXPECT_DOUBLE_EQ(j["best_error"].get<double>(), best);
+  EXPECT_GT(j["distance_to_optimum"].get<double>(), 0.0);
+}
+
+// The instance file travels with a checkpoint (config.instance): resumed to the full budget, a
+// CEC run equals the uninterrupted one, which differs from the run on the generated instance.
+TEST_F(CliTest, Cec2010RunWithAnInstanceFileResumesExactly) {
+  const fs::path instance = dir_ / "inst.txt";
+  {
+    std::ofstream f(instance);
+    f << "shift";
+    for (int j = 0; j < 1000; ++j) f << ' ' << (j % 7) - 3;
+  }
+  const std::string run =
+      "run --function cec2010-f12 --dim 1000 --seed 2 --backend cpu -q --instance " +
+      instance.string();
+  auto best = [this](const std::string& name) {
+    return nlohmann::json::parse(read_file(dir_ / name)).at("best_fitness").get<double>();
+  };
+  auto path = [this](const std::string& name) { return (dir_ / name).string(); };
+  ASSERT_EQ(chainsaw(run + " --evals 3000 -o " + path("whole.json")).exit_code, 0);
+  ASSERT_EQ(chainsaw(run + " --evals 1300 --checkpoint " + path("part.h5") + " -o " +
+                     path("part.json"))
+                .exit_code,
+            0);
+  const Outcome resumed = chainsaw("resume " + path("part.h5") + " --evals 3000 -q --checkpoint " +
+                                   path("longer.h5") + " -o " + path("longer.json"));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(best("whole.json"), best("longer.json"));
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir_ / "longer.json"))["config"]["instance"],
+            instance.string());
+  ASSERT_EQ(chainsaw("run --function cec2010-f12 --dim 1000 --seed 2 --backend cpu -q --evals "
+                     "3000 -o " + path("generated.json"))
+                .exit_code,
+            0);
+  EXPECT_NE(best("whole.json"), best("generated.json"));
+}
+
 TEST_F(CliTest, DryRunPrintsTheMemoryPlanAndRunsNothing) {
   const fs::path out = dir_ / "r.json";
   const Outcome fits =

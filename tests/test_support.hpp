@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -165,6 +166,8 @@ inline long double reference_value_without_bias(const Problem& p, const real_t* 
       for (Dim i = 1; i <= n; ++i) f += s[i - 1] * s[i - 1];
       break;
     }
+    default:  // CEC 2010 has its own reference (test_cec2010.cpp)
+      throw std::logic_error("reference_value_without_bias: not one of the paper's functions");
   }
   return f;
 }
