@@ -122,6 +122,8 @@ void write_checkpoint(const std::string& flag, const std::string& path, MaSwChai
       h5::write_attribute(root, "evaluations", algorithm.counters().evaluations);
       h5::write_attribute(root, "budget", config.max_evaluations);
       h5::write_attribute(root, "best_fitness", population.best_fitness());
+      // For h5dump and h5py readers; loading uses the checksummed copy in /run/state.
+      h5::write_attribute(root, "config", config_to_json(config).dump());
       {
         h5::Handle run = h5::create_group(root, "run");
         write_vector(run.get(), "state", std::vector<std::uint8_t>(state.begin(), state.end()));
