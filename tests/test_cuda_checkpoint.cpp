@@ -16,16 +16,12 @@
 #include "core/cuda_engine.hpp"
 #include "core/host_engine.hpp"
 #include "core/device_info.hpp"
+#include "gpu_test_support.hpp"
 #include "core/error.hpp"
 
 namespace chainsaw {
 namespace {
 
-
-#define REQUIRE_GPU()                                                   \
-  do {                                                                  \
-    if (!query_cuda_device().available) GTEST_SKIP() << "no CUDA GPU"; \
-  } while (0)
 
 Config gpu_config(const std::string& function, Dim dim, std::int64_t budget) {
   Config c;

@@ -15,17 +15,13 @@
 #include "core/cuda_engine.hpp"
 #include "core/error.hpp"
 #include "core/device_info.hpp"
+#include "gpu_test_support.hpp"
 #include "core/ma_sw_chains.hpp"
 #include "fitness/cec2010_instance.hpp"
 #include "fitness/host_fitness.hpp"
 
 namespace chainsaw {
 namespace {
-
-#define REQUIRE_GPU()                                                   \
-  do {                                                                  \
-    if (!query_cuda_device().available) GTEST_SKIP() << "no CUDA GPU"; \
-  } while (0)
 
 Config small_config(const std::string& function, Dim dim) {
   Config c;
