@@ -4,6 +4,8 @@
 #   GPU (CUDA built and a device present): Rastrigin, D = 10^6, 500,000 evaluations (the paper's budget).
 #   CPU otherwise: Rastrigin, D = 10^5, 100,000 evaluations -- a real run that takes a few
 #   minutes on two cores, where the paper's budget at 10^5 would take about half an hour.
+# A checkpoint goes to results/<name>.h5 every minute and on Ctrl-C; continue an interrupted run
+# with: build/chainsaw resume results/<name>.h5 --output results/<name>.json
 # Extra arguments are passed to `chainsaw run` (e.g. --seed 2, --threads 4).
 set -euo pipefail
 
@@ -27,6 +29,14 @@ fi
 
 mkdir -p "$root/results"
 output="$root/results/$name.json"
+checkpoint="$root/results/$name.h5"
+args+=(--checkpoint "$checkpoint" --checkpoint-every 1m)
 echo "run-experiment: chainsaw run ${args[*]} $*"
-"$build_dir/chainsaw" run "${args[@]}" --output "$output" "$@"
+status=0
+"$build_dir/chainsaw" run "${args[@]}" --output "$output" "$@" || status=$?
+if [ $status -ne 0 ]; then
+  [ -f "$checkpoint" ] &&
+    echo "run-experiment: continue with: $build_dir/chainsaw resume $checkpoint --output $output"
+  exit $status
+fi
 echo "run-experiment: result written to $output"
