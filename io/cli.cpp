@@ -305,7 +305,7 @@ class CheckpointSchedule {
     return true;
   }
   void at_end(MaSwChains& algorithm) {
-    if (!path_.empty() && !final_written_ && signals_.received() == 0) write(algorithm, "final");
+    if (!path_.empty() && !final_written_) write(algorithm, "final");
   }
 
  private:
@@ -357,9 +357,10 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
     ProgressLine progress(stderr, !o.quiet && ::isatty(STDERR_FILENO));
     result = algorithm.run([&progress](const Progress& p) { progress.update(p); },
                            [&schedule](MaSwChains& a) { return schedule.at_safe_point(a); });
-    if (signals.received() == 0) schedule.at_end(algorithm);
+    // A signal during the last unit comes too late to stop anything: the run is complete.
+    if (algorithm.done()) schedule.at_end(algorithm);
   }
-  if (const int signal_number = signals.received(); signal_number != 0) {
+  if (const int signal_number = signals.received(); signal_number != 0 && !algorithm.done()) {
     const char* name = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
     const std::string saved =
         o.checkpoint.empty()

@@ -136,12 +136,12 @@ TEST_F(CheckpointCli, InspectPrintsTheSummary) {
 // resumed run ends where the uninterrupted one does.
 TEST_F(CheckpointCli, StopSignalsCheckpointAndResumeExactly) {
   const std::string args = "run --function sumsquares --dim 1000 --seed 9 --backend cpu -q "
-                           "--evals 400000";
+                           "--evals 100000";
   ASSERT_EQ(chainsaw(args + " -o " + p("whole.json")).exit_code, 0);
   for (int sig : {SIGINT, SIGTERM}) {
     SCOPED_TRACE(sig);
     const std::string ck = p("sig" + std::to_string(sig) + ".h5");
-    Child child(args + " --checkpoint " + ck + " --checkpoint-every 20000 -o " + p("never.json"),
+    Child child(args + " --checkpoint " + ck + " --checkpoint-every 5000 -o " + p("never.json"),
                 p("err.txt"));
     ASSERT_TRUE(wait_for([&] { return fs::exists(ck); }, 60.0)) << "no periodic checkpoint";
     child.signal(sig);
