@@ -296,12 +296,13 @@ struct CudaEngine::Impl {
     return s;
   }
 
-  // CEC 2010: the rotated groups of rows [0, rows) of the vectors, ahead of the gene reduction
-  // (fitness/device_cec2010.cuh); returns the term of that reduction. One wave of blocks, each
-  // warp then walks its share of the rows x groups items.
+  // CEC 2010: the rotated groups of rows [0, row_count) of the vectors, ahead of the gene
+  // reduction (fitness/device_cec2010.cuh), and the term of that reduction, which reads them.
+  // Other functions launch nothing: their term gathers its groups itself. One wave of blocks,
+  // each warp then walks its share of the rows x groups items.
   template <class Fn, class Op>
-  device::CecTerm<Fn> cec_term(const Op& op, const real_t* vectors, Dim vector_pitch,
-                               const int* rows, int row_count) {
+  device::CecTerm<Fn> launch_cec_groups(const Op& op, const real_t* vectors, Dim vector_pitch,
+                                        const int* rows, int row_count) {
     CHAINSAW_EXPECTS(row_count >= 1 && row_count <= launch.max_rows,
                      "batched launch exceeds its rows");
     device::CecTerm<Fn> term{cec_view, vectors, vector_pitch, rows};
@@ -346,8 +347,8 @@ struct CudaEngine::Impl {
       visit_cec2010(problem.function, [&](auto fn) {
         using Fn = decltype(fn);
         device::EvaluateOp<Fn> op{genes.data(), pitch, rows_a.data(), sink<Fn>()};
-        launch_reduce(op, cec_term<Fn>(op, genes.data(), pitch, rows_a.data(), rows),
-                      Spread::kBatch, rows);
+        const auto term = launch_cec_groups<Fn>(op, genes.data(), pitch, rows_a.data(), rows);
+        launch_reduce(op, term, Spread::kBatch, rows);
       });
       return;
     }
@@ -362,7 +363,8 @@ struct CudaEngine::Impl {
     visit_cec2010(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
       device::SwDecideOp<Fn> op{forward, sw_state.data(), candidate.data(), dim};
-      launch_reduce(op, cec_term<Fn>(op, candidate.data(), 0, nullptr, 1), Spread::kOneRow, 1);
+      const auto term = launch_cec_groups<Fn>(op, candidate.data(), 0, nullptr, 1);
+      launch_reduce(op, term, Spread::kOneRow, 1);
     });
   }
   real_t* slot_genes(int slot) { return genes.data() + static_cast<Dim>(slot) * pitch; }
