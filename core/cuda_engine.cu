@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "fitness/cec2010_instance.hpp"
+#include "fitness/device_cec2010.cuh"
 #include "fitness/device_reduce.cuh"
 #include "localsearch/device_solis_wets.cuh"
 #include "ssga/device_ops.cuh"
@@ -97,15 +98,25 @@ static_assert(sizeof(RosenbrockPartial) <= sizeof(PrefixSquarePartial) &&
                   sizeof(AckleyPartial) <= sizeof(PrefixSquarePartial),
               "partials scratch is sized by PrefixSquarePartial");
 
-// A CEC 2010 instance on the device (o, P, P's inverse, M) and the stored Solis-Wets candidate
-// its grouped evaluation gathers from.
-std::size_t cec2010_device_bytes(const Problem& problem) {
+// Group values of a CEC 2010 function whose groups take the separate pass: rows x groups.
+std::size_t cec2010_group_values(const Problem& problem, int max_rows) {
+  if (!problem.is_cec2010()) return 0;
+  const bool pass = visit_cec2010(problem.function, [](auto fn) {
+    return device::kCecGroupPass<decltype(fn)>;
+  });
+  return pass ? static_cast<std::size_t>(max_rows) * static_cast<std::size_t>(problem.cec->groups)
+              : 0;
+}
+
+// A CEC 2010 instance on the device (o, P, P's inverse, M), the stored Solis-Wets candidate
+// its grouped evaluation gathers from and the group values of the rotated groups.
+std::size_t cec2010_device_bytes(const Problem& problem, int max_rows) {
   if (!problem.is_cec2010()) return 0;
   const CecInstance& inst = *problem.cec;
   const auto candidate = static_cast<std::size_t>(device::row_pitch(problem.dim));
   return (inst.o.size() + candidate) * sizeof(real_t) +
          (inst.perm.size() + inst.inverse.size()) * sizeof(std::int32_t) +
-         inst.rotation.size() * sizeof(double);
+         (inst.rotation.size() + cec2010_group_values(problem, max_rows)) * sizeof(double);
 }
 
 template <class T>
@@ -128,7 +139,7 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   plan.bias = slot_genes * sizeof(real_t);
   plan.rng_states = (launch.rng_states + static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
                     sizeof(curandState);
-  plan.scratch = cec2010_device_bytes(problem) +
+  plan.scratch = cec2010_device_bytes(problem, launch.max_rows) +
                  launch.partial_slots * sizeof(PrefixSquarePartial) +
                  sort_temp_bytes(config.capacity()) +
                  static_cast<std::size_t>(config.capacity()) * (3 * sizeof(double) + 2 * sizeof(int)) +
@@ -165,6 +176,7 @@ struct CudaEngine::Impl {
   DeviceBuffer<real_t> cec_o, candidate;
   DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
   DeviceBuffer<double> cec_rotation;
+  DeviceBuffer<double> cec_group_values;  // rows x groups, rotated groups only
   CecView cec_view;
 
   Impl(const Config& config, const Problem& p)
@@ -215,6 +227,7 @@ struct CudaEngine::Impl {
       cec_perm = device_copy(inst.perm, s);
       cec_inverse = device_copy(inst.inverse, s);
       cec_rotation = device_copy(inst.rotation, s);
+      cec_group_values = DeviceBuffer<double>(cec2010_group_values(p, launch.max_rows));
       candidate = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
       CHAINSAW_CUDA_TRY(cudaMemsetAsync(candidate.data(), 0, candidate.bytes(), s));
       cec_view = inst.view();  // sizes; the pointers now to the device copies
@@ -283,6 +296,35 @@ struct CudaEngine::Impl {
     return s;
   }
 
+  // CEC 2010: the rotated groups of rows [0, row_count) of the vectors, ahead of the gene
+  // reduction (fitness/device_cec2010.cuh), and the term of that reduction, which reads them.
+  // Other functions launch nothing: their term gathers its groups itself. One wave of blocks,
+  // each warp then walks its share of the rows x groups items.
+  template <class Fn, class Op>
+  device::CecTerm<Fn> launch_cec_groups(const Op& op, const real_t* vectors, Dim vector_pitch,
+                                        const int* rows, int row_count) {
+    CHAINSAW_EXPECTS(row_count >= 1 && row_count <= launch.max_rows,
+                     "batched launch exceeds its rows");
+    device::CecTerm<Fn> term{cec_view, vectors, vector_pitch, rows};
+    if constexpr (device::kCecGroupPass<Fn>) {
+      static const int per_sm = [] {
+        int n = 0;
+        CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &n, device::cec_group_kernel<Fn, Op>, kThreads, 0));
+        return std::max(1, n);
+      }();
+      const Dim items = static_cast<Dim>(row_count) * cec_view.groups;
+      const Dim useful = (items + device::kWarps - 1) / device::kWarps;
+      const Dim wave = static_cast<Dim>(launch.sm_count) * per_sm;
+      const auto blocks = static_cast<unsigned>(std::max<Dim>(1, std::min(useful, wave)));
+      device::cec_group_kernel<Fn, Op><<<blocks, kThreads, 0, stream.get()>>>(
+          op, cec_view, vectors, vector_pitch, rows, row_count, cec_group_values.data());
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+      term.group_values = cec_group_values.data();
+    }
+    return term;
+  }
+
   template <class T>
   void to_device(T* dst, PinnedBuffer<T>& staging, const T* src, int count) {
     std::copy(src, src + count, staging.data());
@@ -305,8 +347,8 @@ struct CudaEngine::Impl {
       visit_cec2010(problem.function, [&](auto fn) {
         using Fn = decltype(fn);
         device::EvaluateOp<Fn> op{genes.data(), pitch, rows_a.data(), sink<Fn>()};
-        launch_reduce(op, device::CecTerm<Fn>{cec_view, genes.data(), pitch, rows_a.data()},
-                      Spread::kBatch, rows);
+        const auto term = launch_cec_groups<Fn>(op, genes.data(), pitch, rows_a.data(), rows);
+        launch_reduce(op, term, Spread::kBatch, rows);
       });
       return;
     }
@@ -321,8 +363,8 @@ struct CudaEngine::Impl {
     visit_cec2010(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
       device::SwDecideOp<Fn> op{forward, sw_state.data(), candidate.data(), dim};
-      launch_reduce(op, device::CecTerm<Fn>{cec_view, candidate.data(), 0, nullptr},
-                    Spread::kOneRow, 1);
+      const auto term = launch_cec_groups<Fn>(op, candidate.data(), 0, nullptr, 1);
+      launch_reduce(op, term, Spread::kOneRow, 1);
     });
   }
   real_t* slot_genes(int slot) { return genes.data() + static_cast<Dim>(slot) * pitch; }

@@ -102,22 +102,62 @@ CHAINSAW_HD double ackley(double square_sum, double cos_sum, Dim n) {
   return -20.0 * expm1(-0.2 * sqrt(square_sum / nd)) - kE * expm1(cos_sum / nd - 1.0);
 }
 
+// The group bases that are a sum of per-variable terms (the rotated ones: elliptic, Rastrigin,
+// Ackley) collect their terms here, in any order: the host adds them in index order, the GPU
+// one term per lane of a warp (fitness/device_cec2010.cuh).
+struct GroupSums {
+  static constexpr bool kOrdered = false;
+  double sum = 0.0;      // the base's sum (Ackley: of y^2)
+  double cos_sum = 0.0;  // Ackley only: sum cos(2 pi y)
+  CHAINSAW_HD static GroupSums combine(const GroupSums& a, const GroupSums& b) {
+    return {a.sum + b.sum, a.cos_sum + b.cos_sum};
+  }
+};
+template <CecBase Base>
+inline constexpr bool kTermwiseBase =
+    Base == CecBase::kElliptic || Base == CecBase::kRastrigin || Base == CecBase::kAckley;
+
+// Variable i of a group (value y) into its sums.
+template <CecBase Base>
+CHAINSAW_HD void cec_group_term(GroupSums& a, int i, double y) {
+  static_assert(kTermwiseBase<Base>, "Schwefel 1.2 and Rosenbrock couple the variables");
+  if constexpr (Base == CecBase::kElliptic) {
+    a.sum += elliptic_weight(i, kCecGroup) * y * y;
+  } else if constexpr (Base == CecBase::kRastrigin) {
+    a.sum += y * y - 10.0 * cos_two_pi(y) + 10.0;
+  } else {
+    a.sum += y * y;
+    a.cos_sum += cos_two_pi(y);
+  }
+}
+template <CecBase Base>
+CHAINSAW_HD double cec_group_finish(const GroupSums& a) {
+  if constexpr (Base == CecBase::kAckley) return ackley(a.sum, a.cos_sum, kCecGroup);
+  else return a.sum;
+}
+
+// Variable i of group g of x, gathered through P: y_i = x[P[g m + i]] - o[P[g m + i]].
+CHAINSAW_HD double cec_gather(const CecView& v, const real_t* x, Dim g, int i) {
+  const std::int32_t j = v.perm[g * kCecGroup + i];
+  return static_cast<double>(x[j]) - static_cast<double>(v.o[j]);
+}
+
+// Component i of the rotated group w = y M (M m x m, row-major).
+CHAINSAW_HD double cec_rotate(const double* y, const double* rotation, int i) {
+  double s = 0.0;
+  for (int k = 0; k < kCecGroup; ++k) s += y[k] * rotation[k * kCecGroup + i];
+  return s;
+}
+
 // A base function on a whole group y[0..m).
 template <CecBase Base>
 CHAINSAW_HD double cec_group_base(const double* y) {
   constexpr int m = kCecGroup;
   double s = 0.0;
-  if constexpr (Base == CecBase::kElliptic) {
-    for (int i = 0; i < m; ++i) s += elliptic_weight(i, m) * y[i] * y[i];
-  } else if constexpr (Base == CecBase::kRastrigin) {
-    for (int i = 0; i < m; ++i) s += y[i] * y[i] - 10.0 * cos_two_pi(y[i]) + 10.0;
-  } else if constexpr (Base == CecBase::kAckley) {
-    double c = 0.0;
-    for (int i = 0; i < m; ++i) {
-      s += y[i] * y[i];
-      c += cos_two_pi(y[i]);
-    }
-    s = ackley(s, c, m);
+  if constexpr (kTermwiseBase<Base>) {
+    GroupSums a;
+    for (int i = 0; i < m; ++i) cec_group_term<Base>(a, i, y[i]);
+    s = cec_group_finish<Base>(a);
   } else if constexpr (Base == CecBase::kSchwefel) {
     double prefix = 0.0;
     for (int i = 0; i < m; ++i) {
@@ -135,6 +175,8 @@ CHAINSAW_HD double cec_group_base(const double* y) {
 template <CecLayout Layout, CecBase GroupBase, bool Rotated, CecBase RestBase>
 struct CecFunction {
   static constexpr CecLayout kLayout = Layout;
+  static constexpr CecBase kGroupBase = GroupBase;
+  static constexpr bool kRotated = Rotated;
   static constexpr double kBias = 0.0;  // the optimum value is 0
   static constexpr double kGroupWeight = Layout == CecLayout::kOneGroup ? 1.0e6 : 1.0;
   using Partial = std::conditional_t<
@@ -153,30 +195,26 @@ struct CecFunction {
     } else if constexpr (RestBase == CecBase::kSphere) p.sum += z * z;
   }
 
-  // The value of group g of x, gathered through P (and rotated).
+  // The value of group g of x, gathered through P (and rotated), before kGroupWeight. The GPU
+  // computes the rotated groups in a pass of their own (fitness/device_cec2010.cuh).
   CHAINSAW_HD static double group_value(const CecView& v, const real_t* x, Dim g) {
     constexpr int m = kCecGroup;
     double y[m];
-    for (int i = 0; i < m; ++i) {
-      const std::int32_t j = v.perm[g * m + i];
-      y[i] = static_cast<double>(x[j]) - static_cast<double>(v.o[j]);
-    }
+    for (int i = 0; i < m; ++i) y[i] = detail::cec_gather(v, x, g, i);
     if constexpr (Rotated) {
       double w[m];
-      for (int i = 0; i < m; ++i) {
-        double s = 0.0;
-        for (int k = 0; k < m; ++k) s += y[k] * v.rotation[k * m + i];
-        w[i] = s;
-      }
+      for (int i = 0; i < m; ++i) w[i] = detail::cec_rotate(y, v.rotation, i);
       return detail::cec_group_base<GroupBase>(w);
     } else {
       return detail::cec_group_base<GroupBase>(y);
     }
   }
 
-  // Item t of x (gene x_t = x[t], passed in so the GPU reads it coalesced).
-  CHAINSAW_HD static void accumulate(Partial& p, const CecView& v, const real_t* x, double x_t,
-                                     Dim t) {
+  // Item t of x (gene x_t = x[t], passed in so the GPU reads it coalesced); group(g) gives the
+  // value of group g (group_value, or one computed beforehand).
+  template <class GroupValue>
+  CHAINSAW_HD static void accumulate_item(Partial& p, const CecView& v, double x_t, Dim t,
+                                          const GroupValue& group) {
     const double z = x_t - static_cast<double>(v.o[t]);
     if constexpr (Layout == CecLayout::kSeparable) {
       rest_term(p, z, t, v.dim);
@@ -187,8 +225,12 @@ struct CecFunction {
       const Dim k = v.inverse[t];
       if (k >= v.rest_begin) rest_term(p, z, k - v.rest_begin, v.dim - v.rest_begin);
       if (t % kCecGroup == 0 && t / kCecGroup < v.groups)
-        p.sum += kGroupWeight * group_value(v, x, t / kCecGroup);
+        p.sum += kGroupWeight * group(t / kCecGroup);
     }
+  }
+  CHAINSAW_HD static void accumulate(Partial& p, const CecView& v, const real_t* x, double x_t,
+                                     Dim t) {
+    accumulate_item(p, v, x_t, t, [&](Dim g) { return group_value(v, x, g); });
   }
 
   CHAINSAW_HD static double finish(const Partial& p, Dim dim) {

@@ -74,21 +74,6 @@ struct NoTerm {  // element-wise operations that only need the "last block" hook
   using Partial = SumPartial;
   __device__ void accumulate(Partial&, double, Dim, int) const {}
 };
-// A CEC 2010 function: the value is gene t of a stored vector; its groups are gathered from
-// that vector (vectors[rows ? rows[row] : row] with the given pitch).
-template <class Fn>
-struct CecTerm {
-  using Partial = typename Fn::Partial;
-  CecView view;
-  const real_t* vectors;
-  Dim pitch;
-  const int* rows;
-  __device__ void accumulate(Partial& p, double value, Dim t, int row) const {
-    const real_t* x = vectors + static_cast<Dim>(rows ? rows[row] : row) * pitch;
-    Fn::accumulate(p, view, x, value, t);
-  }
-};
-
 template <class Partial>
 __device__ Partial shuffle_down(const Partial& p, int offset) {
   static_assert(sizeof(Partial) % sizeof(double) == 0, "partials are made of doubles");
