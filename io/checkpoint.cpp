@@ -337,8 +337,15 @@ CheckpointSummary inspect_checkpoint(const std::string& path) {
   return read_summary(path, file.get());
 }
 
-CheckpointHeader read_checkpoint_header(const std::string& path) {
-  h5::Handle file = open_checkpoint(path);
+namespace {
+
+// The header of an open checkpoint, validated, and the loop state it was checked against.
+struct ValidatedHeader {
+  CheckpointHeader header;
+  LoopState loop;
+};
+
+ValidatedHeader validate_header(const std::string& path, const h5::Handle& file) {
   CheckpointHeader h;
   h.summary = read_summary(path, file.get());
   const nlohmann::json state = read_state(path, file.get());
@@ -381,19 +388,23 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
   } catch (const h5::Error& e) {
     damaged(path, e.what());
   }
-  return h;
+  return {h, loop};
+}
+
+}  // namespace
+
+CheckpointHeader read_checkpoint_header(const std::string& path) {
+  return validate_header(path, open_checkpoint(path)).header;
 }
 
 void load_checkpoint(const std::string& path, MaSwChains& algorithm) {
-  const CheckpointHeader header = read_checkpoint_header(path);
+  h5::Handle file = open_checkpoint(path);
+  const auto [header, loop] = validate_header(path, file);
   const Config& config = algorithm.config();
   CHAINSAW_EXPECTS(config.dim == header.config.dim &&
                        config.capacity() == header.config.capacity(),
                    "the algorithm was not built from the checkpoint's configuration");
   const int capacity = config.capacity();
-  h5::Handle file = open_checkpoint(path);
-  const nlohmann::json state = read_state(path, file.get());
-  const LoopState loop = loop_state_from_json(path, state);
   if (loop.counters.evaluations > config.max_evaluations)
     throw UserError(fmt::format("checkpoint {}: {} evaluations are done already, more than the "
                                 "budget of {}",
