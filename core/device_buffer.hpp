@@ -11,27 +11,29 @@
 
 namespace chainsaw {
 
-template <class T>
-class DeviceBuffer {
+// One owner for both kinds of CUDA allocation; Memory supplies the allocate/free pair.
+template <class T, class Memory>
+class CudaAllocation {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) CHAINSAW_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
+  CudaAllocation() = default;
+  explicit CudaAllocation(std::size_t count) : count_(count) {
+    if (count_ > 0) CHAINSAW_CUDA_TRY(Memory::allocate(reinterpret_cast<void**>(&data_), bytes()));
   }
-  ~DeviceBuffer() {
-    if (data_) cudaFree(data_);  // never throws from a destructor
+  ~CudaAllocation() {
+    if (data_) Memory::release(data_);  // never throws from a destructor
   }
-  DeviceBuffer(DeviceBuffer&& o) noexcept
+  CudaAllocation(CudaAllocation&& o) noexcept
       : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+  CudaAllocation& operator=(CudaAllocation&& o) noexcept {
     std::swap(data_, o.data_);
     std::swap(count_, o.count_);
     return *this;
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  CudaAllocation(const CudaAllocation&) = delete;
+  CudaAllocation& operator=(const CudaAllocation&) = delete;
 
   T* data() const { return data_; }
+  T& operator[](std::size_t i) const { return data_[i]; }  // host memory only
   std::size_t size() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
 
@@ -40,36 +42,20 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
-// Page-locked host memory, for asynchronous copies of the small per-batch arrays.
-template <class T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0)
-      CHAINSAW_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&data_), count_ * sizeof(T)));
-  }
-  ~PinnedBuffer() {
-    if (data_) cudaFreeHost(data_);
-  }
-  PinnedBuffer(PinnedBuffer&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-    std::swap(data_, o.data_);
-    std::swap(count_, o.count_);
-    return *this;
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-
-  T* data() const { return data_; }
-  T& operator[](std::size_t i) const { return data_[i]; }
-  std::size_t size() const { return count_; }
-
- private:
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
+struct DeviceMemory {
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+  static void release(void* p) { cudaFree(p); }
 };
+// Page-locked host memory, for asynchronous copies of the small per-batch arrays.
+struct PinnedMemory {
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
+  static void release(void* p) { cudaFreeHost(p); }
+};
+
+template <class T>
+using DeviceBuffer = CudaAllocation<T, DeviceMemory>;
+template <class T>
+using PinnedBuffer = CudaAllocation<T, PinnedMemory>;
 
 // A stream owned for the engine's lifetime.
 class CudaStream {
