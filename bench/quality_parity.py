@@ -8,6 +8,11 @@ must not be worse at the 1% level. Writes a Markdown table and the raw values as
   bench/quality_parity.py --binary build/chainsaw --dim 100000 --evals 50000 --seeds 10 \
       --out bench/results/quality_parity.md
 
+--runs DIR keeps every run's result JSON there and skips the runs already in it, so the slow CPU
+side can be spread over several device commands; --backends cpu or cuda runs one side only (the
+table is written once both sides are complete), --jobs N runs N processes at once, each with
+--threads T (default: cores / N) OpenMP threads.
+
 --cpu-values FILE (repeatable) reuses the CPU side of an earlier run's JSON for the functions it
 holds: for a change to the GPU backend only, the CPU values are still the CPU backend's (it is
 deterministic), and they cost most of the time.
@@ -22,9 +27,14 @@ import tempfile
 FUNCTIONS = ["rastrigin", "griewank", "salomon", "discus", "sumsquares", "schwefel12"]
 
 
-def run(binary, function, dim, evals, seed, backend, threads):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
+def run(binary, function, dim, evals, seed, backend, threads, path=None):
+    keep = path is not None
+    if not keep:
+        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+            path = f.name
+    elif os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
     cmd = [binary, "run", "--function", function, "--dim", str(dim), "--evals", str(evals),
            "--seed", str(seed), "--backend", backend, "--quiet", "--output", path]
     if threads:
@@ -32,7 +42,8 @@ def run(binary, function, dim, evals, seed, backend, threads):
     subprocess.run(cmd, check=True)
     with open(path) as f:
         result = json.load(f)
-    os.unlink(path)
+    if not keep:
+        os.unlink(path)
     return result
 
 
@@ -46,25 +57,53 @@ def main():
     ap.add_argument("--functions", default=",".join(FUNCTIONS))
     ap.add_argument("--out", default="quality_parity.md")
     ap.add_argument("--cpu-values", action="append", default=[])
+    ap.add_argument("--runs", help="folder of per-run result JSONs (resumable)")
+    ap.add_argument("--backends", default="cuda,cpu")
+    ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
+    backends = args.backends.split(",")
+    if args.runs:
+        os.makedirs(args.runs, exist_ok=True)
+    threads = args.threads or (max(1, (os.cpu_count() or 1) // args.jobs) if args.jobs > 1 else 0)
+
+    def run_path(fn, backend, seed):
+        if not args.runs:
+            return None
+        return os.path.join(args.runs, f"{fn}_{backend}_{args.dim}_{args.evals}_s{seed}.json")
     reused_cpu = {}
     for path in args.cpu_values:
         with open(path) as f:
             for fn, v in json.load(f).items():
                 if len(v["cpu"]) >= args.seeds:
                     reused_cpu[fn] = v["cpu"][:args.seeds]
+    from concurrent.futures import ThreadPoolExecutor
+
+    functions = args.functions.split(",")
+    results = {}
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for fn in functions:
+            for backend in backends:
+                if backend == "cpu" and fn in reused_cpu:
+                    continue
+                for s in range(1, args.seeds + 1):
+                    results[fn, backend, s] = pool.submit(
+                        run, args.binary, fn, args.dim, args.evals, s, backend,
+                        threads if backend == "cpu" else 0, run_path(fn, backend, s))
+        results = {k: v.result() for k, v in results.items()}
+    if set(backends) != {"cpu", "cuda"}:
+        print(f"ran the {args.backends} side; the table needs both", flush=True)
+        return 0
     from scipy.stats import mannwhitneyu  # present on the GPU machine
 
     rows, raw = [], {}
-    for fn in args.functions.split(","):
+    for fn in functions:
         values = {}
         for backend in ("cuda", "cpu"):
             if backend == "cpu" and fn in reused_cpu:
                 values[backend] = [{"best_fitness": v, "wall_seconds": float("nan")}
                                    for v in reused_cpu[fn]]
                 continue
-            values[backend] = [run(args.binary, fn, args.dim, args.evals, s, backend, args.threads)
-                               for s in range(1, args.seeds + 1)]
+            values[backend] = [results[fn, backend, s] for s in range(1, args.seeds + 1)]
         gpu = [r["best_fitness"] for r in values["cuda"]]
         cpu = [r["best_fitness"] for r in values["cpu"]]
         p = mannwhitneyu(gpu, cpu, alternative="two-sided").pvalue

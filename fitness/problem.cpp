@@ -113,8 +113,8 @@ Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t p
   p.lower = info.lower;
   p.upper = info.upper;
   p.optimum_value = function_optimum_value(info.id);
-  p.shift = Shift{derive_key(problem_seed, static_cast<std::uint64_t>(RngPurpose::kShift)),
-                  info.lower, info.upper - info.lower};
+  p.shift = Shift::hashed(derive_key(problem_seed, static_cast<std::uint64_t>(RngPurpose::kShift)),
+                          info.lower, info.upper - info.lower);
   if (cec2010_number(info.id) != 0) {
     p.cec = std::make_shared<const CecInstance>(
         instance_file.empty() ? CecInstance::generate(info, dim, problem_seed)
