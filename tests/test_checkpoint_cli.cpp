@@ -126,7 +126,7 @@ TEST_F(CheckpointCli, InspectPrintsTheSummary) {
             0);
   const Outcome o = chainsaw("inspect " + p("a.h5"));
   ASSERT_EQ(o.exit_code, 0) << o.err;
-  for (const char* field : {"layout version    1", "function          rastrigin",
+  for (const char* field : {"layout version    2", "function          rastrigin",
                             "dim               2000", "evaluations done  1500 of a budget of 1500",
                             "backend           cpu", "best fitness"})
     EXPECT_NE(o.out.find(field), std::string::npos) << field << " not in\n" << o.out;
