@@ -641,6 +641,10 @@ int cli_main(int argc, char** argv) {
                       "a subcommand is required: run, resume, inspect, functions or instance (see "
                       "chainsaw --help)",
                       kExitUserError);
+      if (*instance && instance->get_subcommands().empty())
+        return report("error", "chainsaw instance: a subcommand is required: export (see chainsaw "
+                               "instance export --help)",
+                      kExitUserError);
       return report("error", e.what(), kExitUserError);
     } catch (const CLI::ParseError& e) {
       return report("error", e.what(), kExitUserError);
