@@ -121,9 +121,15 @@ CecInstance CecInstance::from_data(const CecInstanceData& data, const FunctionIn
            std::to_string(dim));
   };
 
-  CecInstance inst = generate(info, dim, seed);
-  if (!data.o.empty()) {
+  // Only what the data leaves out is generated (Fisher-Yates over 10^6 variables is not free).
+  CecInstance inst;
+  inst.dim = dim;
+  inst.groups = cec_groups(layout, dim);
+  if (data.o.empty()) {
+    inst.o = generate_shift(info, dim, seed);
+  } else {
     check_count("shift", data.o.size());
+    inst.o.resize(static_cast<std::size_t>(dim));
     for (Dim j = 0; j < dim; ++j) {
       const double v = data.o[static_cast<std::size_t>(j)];
       if (!(v >= info.lower && v <= info.upper))
@@ -133,8 +139,11 @@ CecInstance CecInstance::from_data(const CecInstanceData& data, const FunctionIn
     }
   }
   if (!has_groups(layout)) return inst;
-  if (!data.perm.empty()) {
+  if (data.perm.empty()) {
+    inst.perm = generate_permutation(dim, seed);
+  } else {
     check_count("permutation", data.perm.size());
+    inst.perm.resize(static_cast<std::size_t>(dim));
     std::int64_t base = data.perm_base;
     if (base < 0) {
       // A permutation of 0..D-1 or of 1..D holds exactly one of 0 and D.
@@ -153,9 +162,11 @@ CecInstance CecInstance::from_data(const CecInstanceData& data, const FunctionIn
       seen[static_cast<std::size_t>(j)] = 1;
       inst.perm[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(j);
     }
-    inst.inverse = inverse_of(inst.perm);
   }
-  if (!data.rotation.empty()) {
+  inst.inverse = inverse_of(inst.perm);
+  if (data.rotation.empty()) {
+    inst.rotation = generate_rotation(seed);
+  } else {
     if (data.rotation.size() != static_cast<std::size_t>(kM * kM))
       fail("rotation has " + std::to_string(data.rotation.size()) +
            " values, not 50 x 50 (one M for every group, as in the CEC 2010 code)");
