@@ -221,13 +221,17 @@ CheckpointSummary read_summary(const std::string& path, hid_t root) {
     if (h5::has_link(root, "instance")) {
       h5::Handle instance = h5::open_group(root, "instance");
       s.instance = "embedded (" + instance_source(instance.get()) + ")";
-    } else if (s.format_version == 1) {
+    } else if (s.format_version == 1 && s.function.rfind("cec2010-", 0) == 0) {
       // The readable copy of the configuration; resume checks it against run/state.
       const auto config = nlohmann::json::parse(h5::read_string_attribute(root, "config"),
                                                 nullptr, false);
-      if (config.is_object() && config.value("instance", nlohmann::json()).is_string())
-        s.instance = config["instance"].get<std::string>() +
-                     " (not embedded: layout version 1 records the path, read again on resume)";
+      if (config.is_object()) {
+        const nlohmann::json file = config.value("instance", nlohmann::json());
+        s.instance = (file.is_string() ? file.get<std::string>()
+                                       : fmt::format("generated from problem seed {}",
+                                                     config.value("problem_seed", 0ULL))) +
+                     " (not embedded: layout version 1; read or generated again on resume)";
+      }
     }
   } catch (const h5::Error& e) {
     damaged(path, e.what());
@@ -410,7 +414,8 @@ ValidatedHeader validate_header(const std::string& path, const h5::Handle& file)
         h.instance = std::make_shared<const CecInstance>(CecInstance::from_data(
             data, info, h.config.dim, h.config.effective_problem_seed(), source));
         // Every part is restored, none generated: a checkpoint is independent of the generator.
-        if (data.o.empty() || (h.instance->groups > 0 && (data.perm.empty() || data.rotation.empty())))
+        const bool grouped = h.instance->groups > 0;
+        if (data.o.empty() || (grouped && (data.perm.empty() || data.rotation.empty())))
           damaged(path, "instance lacks o, P or M");
       } catch (const h5::Error& e) {
         damaged(path, std::string("instance: ") + e.what());
