@@ -116,8 +116,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
              "seed of the shift o (where the optimum lies); 0: the run's --seed", kUint,
              parse_uint64);
   run.add_option("--instance", c.instance,
-                 "CEC 2010 instance file (o, permutation, rotation; see the README); default: "
-                 "generated from --problem-seed")
+                 "CEC 2010 instance file, text or HDF5 (o, permutation, rotation; see the README); "
+                 "default: generated from --problem-seed")
       ->type_name("FILE");
   add_parsed(run, o, "--backend", "where to run: auto takes the GPU when there is one",
              "auto|cpu|cuda", backend_name(c.backend),
@@ -620,7 +620,7 @@ int cli_main(int argc, char** argv) {
   inspect->add_option("checkpoint_file", inspect_file, "the checkpoint")->type_name("FILE")->required();
   CLI::App* functions =
       app.add_subcommand("functions", "list the benchmark functions with their domains");
-  CLI::App* instance = app.add_subcommand("instance", "CEC 2010 instances (o, P, M)");
+  CLI::App* instance = app.add_subcommand("instance", "CEC 2010 instances (o, P, M): export one as text or HDF5");
   instance->require_subcommand(1);
   ExportOptions export_options;
   CLI::App* export_instance = instance->add_subcommand(
