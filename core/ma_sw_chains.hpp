@@ -98,6 +98,7 @@ class MaSwChains {
 
   RunResult result();
   const Config& config() const { return config_; }
+  const Problem& problem() const { return problem_; }
   const Population& population() const { return population_; }
   const RunCounters& counters() const { return counters_; }
   const PhaseTimers& timers() const { return timers_; }

@@ -1,8 +1,8 @@
 #include "fitness/cec2010_instance.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <cstring>
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
@@ -77,47 +77,6 @@ bool has_groups(CecLayout layout) {
   return layout != CecLayout::kSeparable && layout != CecLayout::kNonSeparable;
 }
 
-// Whitespace-separated tokens; '#' starts a comment that runs to the end of the line.
-class TokenReader {
- public:
-  explicit TokenReader(const std::string& path) : path_(path), in_(path) {
-    if (!in_) throw UserError("--instance = " + path + ": cannot be opened");
-  }
-  bool next(std::string& token) {
-    while (true) {
-      if (line_ >> token) {
-        if (token[0] != '#') return true;
-        line_.clear();
-        line_.str("");
-      }
-      std::string text;
-      if (!std::getline(in_, text)) return false;
-      line_.clear();
-      line_.str(text);
-    }
-  }
-  template <class T>
-  T number(const char* section, Dim index) {
-    std::string token;
-    if (!next(token))
-      fail(std::string(section) + " ends after " + std::to_string(index) + " values");
-    std::istringstream s(token);
-    T value{};
-    if (!(s >> value) || !s.eof())
-      fail(std::string(section) + " value " + std::to_string(index + 1) + " '" + token +
-           "' is not a number");
-    return value;
-  }
-  [[noreturn]] void fail(const std::string& what) const {
-    throw UserError("--instance = " + path_ + ": " + what);
-  }
-
- private:
-  std::string path_;
-  std::ifstream in_;
-  std::istringstream line_;
-};
-
 }  // namespace
 
 CecLayout cec2010_layout(FunctionId id) {
@@ -150,65 +109,82 @@ CecInstance CecInstance::generate(const FunctionInfo& info, Dim dim, std::uint64
   return inst;
 }
 
-CecInstance CecInstance::load(const std::string& path, const FunctionInfo& info, Dim dim,
-                              std::uint64_t seed) {
+CecInstance CecInstance::from_data(const CecInstanceData& data, const FunctionInfo& info,
+                                   Dim dim, std::uint64_t seed, const std::string& source) {
+  auto fail = [&source](const std::string& what) { throw UserError(source + ": " + what); };
   const CecLayout layout = cec2010_layout(info.id);
-  TokenReader in(path);
-  std::vector<real_t> o;
-  std::vector<std::int64_t> perm;
-  std::vector<double> rotation;
-  std::string section;
-  while (in.next(section)) {
-    if (section == "dim") {
-      const auto d = in.number<std::int64_t>("dim", 0);
-      if (d != dim)
-        in.fail("dim " + std::to_string(d) + " does not match --dim = " + std::to_string(dim));
-    } else if (section == "shift") {
-      o.resize(static_cast<size_t>(dim));
-      for (Dim j = 0; j < dim; ++j) {
-        const double v = in.number<double>("shift", j);
-        if (!(v >= info.lower && v <= info.upper))
-          in.fail("shift value " + std::to_string(j + 1) + " = " + std::to_string(v) +
-                  " is outside the domain of " + info.name);
-        o[j] = static_cast<real_t>(v);
-      }
-    } else if (section == "permutation") {
-      perm.resize(static_cast<size_t>(dim));
-      for (Dim k = 0; k < dim; ++k) perm[k] = in.number<std::int64_t>("permutation", k);
-    } else if (section == "rotation") {
-      rotation.resize(static_cast<size_t>(kM * kM));
-      for (Dim k = 0; k < kM * kM; ++k) rotation[k] = in.number<double>("rotation", k);
-    } else {
-      in.fail("unknown section '" + section + "' (known: dim, shift, permutation, rotation)");
-    }
-  }
+  if (data.dim >= 0 && data.dim != dim)
+    fail("dim " + std::to_string(data.dim) + " does not match --dim = " + std::to_string(dim));
+  auto check_count = [&](const char* section, std::size_t count) {
+    if (count != static_cast<std::size_t>(dim))
+      fail(std::string(section) + " has " + std::to_string(count) + " values, --dim = " +
+           std::to_string(dim));
+  };
 
-  CecInstance inst = generate(info, dim, seed);
-  if (!o.empty()) inst.o = std::move(o);
-  if (!has_groups(layout)) return inst;
-  if (!perm.empty()) {
-    // 0-based (0..D-1) or 1-based (1..D, MATLAB's): a permutation holds exactly one of 0 and D.
-    std::int64_t lo = perm[0], hi = perm[0];
-    for (auto v : perm) lo = std::min(lo, v), hi = std::max(hi, v);
-    const std::int64_t base = lo == 1 && hi == dim ? 1 : 0;
-    std::vector<char> seen(static_cast<size_t>(dim), 0);
-    for (Dim k = 0; k < dim; ++k) {
-      const std::int64_t j = perm[k] - base;
-      if (j < 0 || j >= dim || seen[j])
-        in.fail("permutation is not a permutation of 0..D-1 (or 1..D): value " +
-                std::to_string(k + 1) + " = " + std::to_string(perm[k]));
-      seen[j] = 1;
-      inst.perm[k] = static_cast<std::int32_t>(j);
+  // Only what the data leaves out is generated (Fisher-Yates over 10^6 variables is not free).
+  CecInstance inst;
+  inst.dim = dim;
+  inst.groups = cec_groups(layout, dim);
+  if (data.o.empty()) {
+    inst.o = generate_shift(info, dim, seed);
+  } else {
+    check_count("shift", data.o.size());
+    inst.o.resize(static_cast<std::size_t>(dim));
+    for (Dim j = 0; j < dim; ++j) {
+      const double v = data.o[static_cast<std::size_t>(j)];
+      if (!(v >= info.lower && v <= info.upper))
+        fail("shift value " + std::to_string(j + 1) + " = " + std::to_string(v) +
+             " is outside the domain of " + info.name);
+      inst.o[static_cast<std::size_t>(j)] = static_cast<real_t>(v);
     }
-    inst.inverse = inverse_of(inst.perm);
   }
-  if (!rotation.empty()) {
-    const double error = orthogonality_error(rotation, kM);
+  if (!has_groups(layout)) return inst;
+  if (data.perm.empty()) {
+    inst.perm = generate_permutation(dim, seed);
+  } else {
+    check_count("permutation", data.perm.size());
+    inst.perm.resize(static_cast<std::size_t>(dim));
+    std::int64_t base = data.perm_base;
+    if (base < 0) {
+      // A permutation of 0..D-1 or of 1..D holds exactly one of 0 and D.
+      const auto [lo, hi] = std::minmax_element(data.perm.begin(), data.perm.end());
+      base = *lo == 1 && *hi == dim ? 1 : 0;
+    }
+    std::vector<char> seen(static_cast<std::size_t>(dim), 0);
+    for (Dim k = 0; k < dim; ++k) {
+      const std::int64_t given = data.perm[static_cast<std::size_t>(k)];
+      const std::int64_t j = given - base;
+      if (j < 0 || j >= dim || seen[static_cast<std::size_t>(j)])
+        fail("permutation is not a permutation of " +
+             (data.perm_base < 0 ? std::string("0..D-1 (or 1..D)")
+                                 : std::to_string(base) + ".." + std::to_string(dim - 1 + base)) +
+             ": value " + std::to_string(k + 1) + " = " + std::to_string(given));
+      seen[static_cast<std::size_t>(j)] = 1;
+      inst.perm[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(j);
+    }
+  }
+  inst.inverse = inverse_of(inst.perm);
+  if (data.rotation.empty()) {
+    inst.rotation = generate_rotation(seed);
+  } else {
+    if (data.rotation.size() != static_cast<std::size_t>(kM * kM))
+      fail("rotation has " + std::to_string(data.rotation.size()) +
+           " values, not 50 x 50 (one M for every group, as in the CEC 2010 code)");
+    const double error = orthogonality_error(data.rotation, kM);
     if (!(error <= 1e-6))
-      in.fail("rotation is not orthogonal: max |M M^T - I| = " + std::to_string(error));
-    inst.rotation = std::move(rotation);
+      fail("rotation is not orthogonal: max |M M^T - I| = " + std::to_string(error));
+    inst.rotation = data.rotation;
   }
   return inst;
+}
+
+bool CecInstance::same_as(const CecInstance& other) const {
+  auto bits_equal = [](const auto& a, const auto& b) {
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0);
+  };
+  return dim == other.dim && groups == other.groups && bits_equal(o, other.o) &&
+         bits_equal(perm, other.perm) && bits_equal(rotation, other.rotation);
 }
 
 double orthogonality_error(const std::vector<double>& m, int n) {

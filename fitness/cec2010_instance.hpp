@@ -1,7 +1,9 @@
 // The data of a CEC 2010 instance: the optimum o, the permutation P and the rotation M, in host
 // memory. Generated from the problem seed (deterministic, independent of the thread count) or
-// read from a text file (`--instance FILE`, format in the README); what a file leaves out is
-// generated. The CUDA backend copies it to the device once.
+// made from the sections a file gives (`--instance FILE`, a checkpoint's /instance), validated
+// here whatever the file's format; what a file leaves out is generated. Reading and writing the
+// files is io/'s (io/instance_file.hpp): fitness/ knows no file format. The CUDA backend copies
+// the instance to the device once.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,15 @@
 #include "fitness/problem.hpp"
 
 namespace chainsaw {
+
+// The sections of an instance as a file holds them, not yet validated; empty: not given.
+struct CecInstanceData {
+  std::int64_t dim = -1;  // -1: not given; otherwise a check against --dim
+  std::vector<double> o;
+  std::vector<std::int64_t> perm;
+  int perm_base = -1;  // 0 (0..D-1) or 1 (1..D, MATLAB's); -1: told apart by which of 0, D occurs
+  std::vector<double> rotation;  // m x m row-major
+};
 
 struct CecInstance {
   Dim dim = 0;
@@ -26,9 +37,13 @@ struct CecInstance {
   CecView view() const;
 
   static CecInstance generate(const FunctionInfo& info, Dim dim, std::uint64_t seed);
-  // Sections missing from the file are generated from `seed` as above.
-  static CecInstance load(const std::string& path, const FunctionInfo& info, Dim dim,
-                          std::uint64_t seed);
+  // The one validation of given instance data: sizes against D, o inside the domain, P a
+  // permutation, M orthogonal to 1e-6. Sections missing from `data` are generated from `seed`
+  // as above. Throws UserError "<source>: <what is wrong>" (source: "--instance = FILE", ...).
+  static CecInstance from_data(const CecInstanceData& data, const FunctionInfo& info, Dim dim,
+                               std::uint64_t seed, const std::string& source);
+  // The same o, P and M, bit for bit.
+  bool same_as(const CecInstance& other) const;
 };
 
 CecLayout cec2010_layout(FunctionId id);

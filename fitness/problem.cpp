@@ -1,6 +1,7 @@
 #include "fitness/problem.hpp"
 
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "fitness/cec2010_instance.hpp"
@@ -101,12 +102,11 @@ void check_dimension(const FunctionInfo& info, Dim dim) {
 }
 
 Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
-                      const std::string& instance_file) {
+                      std::shared_ptr<const CecInstance> instance) {
   const FunctionInfo& info = function_info(function_name);
   check_dimension(info, dim);
-  if (!instance_file.empty() && cec2010_number(info.id) == 0)
-    throw UserError("--instance = " + instance_file +
-                    ": only the cec2010-* functions read one, not " + info.name);
+  CHAINSAW_EXPECTS(!instance || (cec2010_number(info.id) != 0 && instance->dim == dim),
+                   "an instance for a function or dimension it was not made for");
   Problem p;
   p.function = info.id;
   p.dim = dim;
@@ -116,9 +116,9 @@ Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t p
   p.shift = Shift::hashed(derive_key(problem_seed, static_cast<std::uint64_t>(RngPurpose::kShift)),
                           info.lower, info.upper - info.lower);
   if (cec2010_number(info.id) != 0) {
-    p.cec = std::make_shared<const CecInstance>(
-        instance_file.empty() ? CecInstance::generate(info, dim, problem_seed)
-                              : CecInstance::load(instance_file, info, dim, problem_seed));
+    p.cec = instance ? std::move(instance)
+                     : std::make_shared<const CecInstance>(
+                           CecInstance::generate(info, dim, problem_seed));
     p.shift.stored = p.cec->o.data();
   }
   return p;

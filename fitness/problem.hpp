@@ -130,10 +130,11 @@ struct Problem {
   // CEC 2010: o, P and M in host memory (shift.stored points into it); null otherwise.
   std::shared_ptr<const CecInstance> cec;
 
-  // instance_file: CEC 2010 only; empty = generate o, P and M from problem_seed. Throws
-  // UserError for an unknown function, a dimension the function does not allow, a bad file.
+  // instance: CEC 2010 only, already validated (a file's, io/instance_file.hpp, or a
+  // checkpoint's); null = generate o, P and M from problem_seed. Throws UserError for an unknown
+  // function or a dimension the function does not allow.
   static Problem make(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
-                      const std::string& instance_file = "");
+                      std::shared_ptr<const CecInstance> instance = nullptr);
   double width() const { return upper - lower; }
   bool is_cec2010() const { return cec != nullptr; }
 };

@@ -15,7 +15,9 @@
 
 #include "core/error.hpp"
 #include "core/types.hpp"
+#include "fitness/cec2010_instance.hpp"
 #include "io/hdf5_file.hpp"
+#include "io/instance_file.hpp"
 #include "io/output_file.hpp"
 #include "io/parse_value.hpp"
 #include "io/result_json.hpp"
@@ -160,6 +162,12 @@ void write_checkpoint(const std::string& flag, const std::string& path, MaSwChai
         h5::Handle dataset = h5::open_dataset(group.get(), "engine");
         h5::write_attribute(dataset.get(), "layout", rng.layout);
       }
+      if (const Problem& problem = algorithm.problem(); problem.is_cec2010()) {
+        h5::Handle group = h5::create_group(root, "instance");
+        write_instance_group(group.get(), *problem.cec, function_info(problem.function),
+                             instance_origin(config.instance, config.effective_problem_seed()),
+                             kBlockGenes);
+      }
       file.close("cannot finish the file");
     } catch (const h5::Error& e) {
       throw UserError(flag + " = " + path + ": cannot write the checkpoint: " + e.what());
@@ -194,9 +202,11 @@ CheckpointSummary read_summary(const std::string& path, hid_t root) {
     if (h5::read_string_attribute(root, "format") != kFormat)
       damaged(path, "an HDF5 file, but not a chainsaw checkpoint");
     s.format_version = h5::read_int_attribute(root, "format_version");
-    if (s.format_version != kCheckpointFormatVersion)
-      damaged(path, fmt::format("layout version {}, this chainsaw reads version {}",
-                                s.format_version, kCheckpointFormatVersion));
+    if (s.format_version < kCheckpointOldestReadableVersion ||
+        s.format_version > kCheckpointFormatVersion)
+      damaged(path, fmt::format("layout version {}, this chainsaw reads versions {} to {}",
+                                s.format_version, kCheckpointOldestReadableVersion,
+                                kCheckpointFormatVersion));
     s.chainsaw_version = h5::read_string_attribute(root, "chainsaw_version");
     s.written_at = h5::read_string_attribute(root, "written_at");
     s.reason = h5::read_string_attribute(root, "reason");
@@ -208,6 +218,21 @@ CheckpointSummary read_summary(const std::string& path, hid_t root) {
     s.evaluations = h5::read_int_attribute(root, "evaluations");
     s.budget = h5::read_int_attribute(root, "budget");
     s.best_fitness = h5::read_double_attribute(root, "best_fitness");
+    if (h5::has_link(root, "instance")) {
+      h5::Handle instance = h5::open_group(root, "instance");
+      s.instance = "embedded (" + instance_source(instance.get()) + ")";
+    } else if (s.format_version == 1 && s.function.rfind("cec2010-", 0) == 0) {
+      // The readable copy of the configuration; resume checks it against run/state.
+      const auto config = nlohmann::json::parse(h5::read_string_attribute(root, "config"),
+                                                nullptr, false);
+      if (config.is_object()) {
+        const nlohmann::json file = config.value("instance", nlohmann::json());
+        s.instance = (file.is_string() ? file.get<std::string>()
+                                       : fmt::format("generated from problem seed {}",
+                                                     config.value("problem_seed", 0ULL))) +
+                     " (not embedded: layout version 1; read or generated again on resume)";
+      }
+    }
   } catch (const h5::Error& e) {
     damaged(path, e.what());
   }
@@ -378,6 +403,27 @@ ValidatedHeader validate_header(const std::string& path, const h5::Handle& file)
       loop.ga_phase_left < 0)
     damaged(path, "the evaluation counters are inconsistent");
 
+  const FunctionInfo& info = function_info(h.config.function);
+  if (cec2010_number(info.id) != 0) {
+    if (h5::has_link(file.get(), "instance")) {
+      const std::string source = "checkpoint " + path + ": instance";
+      try {
+        h5::Handle group = h5::open_group(file.get(), "instance");
+        const CecInstanceData data =
+            read_instance_group(group.get(), info, h.config.dim, source);
+        h.instance = std::make_shared<const CecInstance>(CecInstance::from_data(
+            data, info, h.config.dim, h.config.effective_problem_seed(), source));
+        // Every part is restored, none generated: a checkpoint is independent of the generator.
+        const bool grouped = h.instance->groups > 0;
+        if (data.o.empty() || (grouped && (data.perm.empty() || data.rotation.empty())))
+          damaged(path, "instance lacks o, P or M");
+      } catch (const h5::Error& e) {
+        damaged(path, std::string("instance: ") + e.what());
+      }
+    } else if (s.format_version >= 2) {
+      damaged(path, "has no group instance (the CEC 2010 instance of " + s.function + ")");
+    }
+  }
   try {
     h5::Handle population = h5::open_group(file.get(), "population");
     check_slot_arrays(path, population.get(), "genes", s.capacity, s.dim);
@@ -397,6 +443,13 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
   return validate_header(path, open_checkpoint(path)).header;
 }
 
+Problem checkpoint_problem(const CheckpointHeader& header) {
+  const Config& c = header.config;
+  if (header.instance)
+    return Problem::make(c.function, c.dim, c.effective_problem_seed(), header.instance);
+  return make_problem(c.function, c.dim, c.effective_problem_seed(), c.instance);
+}
+
 void load_checkpoint(const std::string& path, MaSwChains& algorithm) {
   h5::Handle file = open_checkpoint(path);
   const auto [header, loop] = validate_header(path, file);
@@ -404,6 +457,9 @@ void load_checkpoint(const std::string& path, MaSwChains& algorithm) {
   CHAINSAW_EXPECTS(config.dim == header.config.dim &&
                        config.capacity() == header.config.capacity(),
                    "the algorithm was not built from the checkpoint's configuration");
+  const Problem& problem = algorithm.problem();
+  if (header.instance && !(problem.cec && header.instance->same_as(*problem.cec)))
+    damaged(path, "the run's CEC 2010 instance is not the one the checkpoint embeds");
   const int capacity = config.capacity();
   if (loop.counters.evaluations > config.max_evaluations)
     throw UserError(fmt::format("checkpoint {}: {} evaluations are done already, more than the "

@@ -5,12 +5,15 @@
 //   /population/bias       capacity x D Solis-Wets bias vectors
 //   /population/fitness, order, chain_*   the host's per-slot records
 //   /rng/engine            the backend's generator state (cuRAND XORWOW states on the GPU)
+//   /instance              CEC 2010 only: o, P, M (io/instance_file.hpp's layout), so that a
+//                          resume needs no instance file and cannot meet a changed one
 // Every dataset is chunked with HDF5's Fletcher-32 checksum. A checkpoint is written to a
 // temporary file next to the target and renamed over it, so the last good one survives any
 // failure, SIGKILL included.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "core/config.hpp"
@@ -18,7 +21,9 @@
 
 namespace chainsaw {
 
-constexpr std::int64_t kCheckpointFormatVersion = 1;
+// Version 2 embeds the CEC 2010 instance; version 1 files (the --instance path only) are read.
+constexpr std::int64_t kCheckpointFormatVersion = 2;
+constexpr std::int64_t kCheckpointOldestReadableVersion = 1;
 
 // What `chainsaw inspect` prints: the root attributes, no dataset is read.
 struct CheckpointSummary {
@@ -34,6 +39,9 @@ struct CheckpointSummary {
   std::int64_t evaluations = 0;
   std::int64_t budget = 0;
   double best_fitness = 0.0;
+  // CEC 2010: where the instance is ("embedded (generated from problem seed 3)", or a version 1
+  // file's "FILE, not embedded"); empty for the paper's functions.
+  std::string instance;
 };
 
 // Writes the state of `algorithm` (between two units) crash-safely to `path`. Throws UserError
@@ -45,17 +53,25 @@ void write_checkpoint(const std::string& flag, const std::string& path, MaSwChai
 CheckpointSummary inspect_checkpoint(const std::string& path);
 
 // Everything a resume needs before it builds the engine: the run's Config (its budget as
-// recorded) and the backend it ran on. Validates the whole structure (shapes, types, versions,
-// the state's consistency) without reading the population.
+// recorded), the backend it ran on and the CEC 2010 instance it embeds. Validates the whole
+// structure (shapes, types, versions, the state's consistency, the instance as an instance
+// file's) without reading the population.
 struct CheckpointHeader {
   CheckpointSummary summary;
   Config config;
   Backend backend = Backend::kCpu;
+  // Null for the paper's functions and for version 1 files, whose instance is generated from
+  // the problem seed or read from config.instance again.
+  std::shared_ptr<const CecInstance> instance;
 };
 CheckpointHeader read_checkpoint_header(const std::string& path);
 
+// The problem a resume runs on: the embedded instance, or for a version 1 file the one
+// config.instance or the problem seed gives.
+Problem checkpoint_problem(const CheckpointHeader& header);
+
 // Restores population, loop state, engine arrays and RNG into `algorithm`, which must have been
-// built from the header's Config (a larger budget allowed). Every dataset's checksum is verified
+// built from the header's Config (a larger budget allowed) and problem. Every dataset's checksum is verified
 // on the way. Throws UserError for a damaged or mismatching file; the file is only read.
 void load_checkpoint(const std::string& path, MaSwChains& algorithm);
 

@@ -27,6 +27,7 @@
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
 #include "io/checkpoint.hpp"
+#include "io/instance_file.hpp"
 #include "io/output_file.hpp"
 #include "io/parse_value.hpp"
 #include "io/progress.hpp"
@@ -115,8 +116,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
              "seed of the shift o (where the optimum lies); 0: the run's --seed", kUint,
              parse_uint64);
   run.add_option("--instance", c.instance,
-                 "CEC 2010 instance file (o, permutation, rotation; see the README); default: "
-                 "generated from --problem-seed")
+                 "CEC 2010 instance file, text or HDF5 (o, permutation, rotation; see the README); "
+                 "default: generated from --problem-seed")
       ->type_name("FILE");
   add_parsed(run, o, "--backend", "where to run: auto takes the GPU when there is one",
              "auto|cpu|cuda", backend_name(c.backend),
@@ -214,7 +215,7 @@ std::string summary_line(const Config& c, const RunEnvironment& env, const RunRe
 int dry_run(const Config& c, [[maybe_unused]] Backend backend) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   [[maybe_unused]] const Problem problem =
-      Problem::make(c.function, c.dim, c.effective_problem_seed(), c.instance);
+      make_problem(c.function, c.dim, c.effective_problem_seed(), c.instance);
   const HostMemoryPlan host = host_memory_plan(c);
   double genes = host.genes, bias = host.bias, rng = 0.0, scratch = host.scratch;
   double available = 0.0, total = 0.0;
@@ -335,15 +336,16 @@ class CheckpointSchedule {
   bool final_written_ = false;
 };
 
-// The run itself, fresh or resumed: `prepare` restores a checkpoint into the new algorithm.
+// The run itself, fresh or resumed: `make` builds the problem (a resume's comes from the
+// checkpoint), `prepare` restores a checkpoint into the new algorithm.
 int execute(const Config& config, RunEnvironment env, const RunOptions& o,
+            const std::function<Problem()>& make,
             const std::function<void(MaSwChains&)>& prepare) {
   if (config.threads > 0) omp_set_num_threads(config.threads);
   env.threads = omp_get_max_threads();
 
   const auto setup_start = std::chrono::steady_clock::now();
-  const Problem problem =
-      Problem::make(config.function, config.dim, config.effective_problem_seed(), config.instance);
+  const Problem problem = make();
   const auto engine = make_engine(config, problem, env.backend);
   MaSwChains algorithm(config, problem, *engine);
   if (prepare) prepare(algorithm);
@@ -403,7 +405,13 @@ int run_command(const RunOptions& o) {
     check_host_memory(config);
   }
   env.checkpoint = o.checkpoint;
-  return execute(config, env, o, {});
+  return execute(
+      config, env, o,
+      [&config] {
+        return make_problem(config.function, config.dim, config.effective_problem_seed(),
+                            config.instance);
+      },
+      {});
 }
 
 // `chainsaw resume FILE`: the checkpoint's configuration, with a new budget if asked for.
@@ -486,7 +494,10 @@ int resume_command(ResumeOptions& r) {
   env.resumed_from = r.file;
   env.resumed_at_evaluations = header.summary.evaluations;
   const std::string file = r.file;
-  return execute(config, env, r.run, [&file](MaSwChains& a) { load_checkpoint(file, a); });
+  // The embedded instance: the --instance file may be gone or changed since.
+  return execute(
+      config, env, r.run, [&header] { return checkpoint_problem(header); },
+      [&file](MaSwChains& a) { load_checkpoint(file, a); });
 }
 
 int inspect_command(const std::string& file) {
@@ -500,11 +511,59 @@ int inspect_command(const std::string& file) {
       "  slots             %lld (population + batch)\n"
       "  backend           %s, %s genes\n"
       "  evaluations done  %lld of a budget of %lld\n"
-      "  best fitness      %.17g\n",
+      "  best fitness      %.17g\n"
+      "%s",
       file.c_str(), static_cast<long long>(s.format_version), s.chainsaw_version.c_str(),
       s.written_at.c_str(), s.reason.c_str(), s.function.c_str(), static_cast<long long>(s.dim),
       static_cast<long long>(s.capacity), s.backend.c_str(), s.genes_type.c_str(),
-      static_cast<long long>(s.evaluations), static_cast<long long>(s.budget), s.best_fitness);
+      static_cast<long long>(s.evaluations), static_cast<long long>(s.budget), s.best_fitness,
+      s.instance.empty() ? "" : ("  instance          " + s.instance + "\n").c_str());
+  return 0;
+}
+
+// `chainsaw instance export`: the instance a run would use, written to share or to convert.
+struct ExportOptions {
+  RunOptions run;  // config: function, dim, problem_seed, instance
+  std::string output;
+};
+
+void add_export_options(CLI::App& e, ExportOptions& x) {
+  e.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  RunOptions& o = x.run;
+  Config& c = o.config;
+  c.problem_seed = 1;  // a run's with the default --seed 1
+  e.add_option("--function", c.function, "a CEC 2010 function: cec2010-f1 .. cec2010-f20")
+      ->type_name("NAME")
+      ->required();
+  add_number(e, o, "--dim", c.dim, "number of variables D", "INT", parse_int64);
+  add_number(e, o, "--problem-seed", c.problem_seed,
+             "the run's problem seed: its --problem-seed, or its --seed when that is 0", "UINT",
+             parse_uint64);
+  e.add_option("--instance", c.instance,
+               "read this instance file instead of generating one (converts text <-> HDF5)")
+      ->type_name("FILE");
+  e.add_option("--output,-o", x.output,
+               "the file, written whole or not at all: HDF5 when it ends in .h5 or .hdf5, text "
+               "otherwise")
+      ->type_name("FILE")
+      ->required();
+}
+
+int export_command(ExportOptions& x) {
+  x.run.apply_deferred();
+  Config& c = x.run.config;
+  const FunctionInfo& info = function_info(c.function);
+  if (cec2010_number(info.id) == 0)
+    throw UserError("--function = " + c.function +
+                    ": only the cec2010-* functions have an instance to export");
+  c.validate();
+  check_output_writable("--output", x.output);
+  const Problem problem = make_problem(c.function, c.dim, c.problem_seed, c.instance);
+  write_instance_file("--output", x.output, *problem.cec, info,
+                      instance_origin(c.instance, c.problem_seed));
+  std::fprintf(stderr, "chainsaw: %s D=%lld instance (%s) -> %s\n", info.name,
+               static_cast<long long>(c.dim), instance_origin(c.instance, c.problem_seed).c_str(),
+               x.output.c_str());
   return 0;
 }
 
@@ -520,7 +579,9 @@ int functions_command() {
   table(all_functions(), "The paper's functions, f(o) = -330:");
   table(cec2010_functions(),
         "\nCEC 2010 LSGO (Tang et al. 2009), f(o) = 0; m = 50, P a permutation, M a rotation;\n"
-        "D >= 50 for f4-f8, D a multiple of 100 for f9-f18:");
+        "D >= 50 for f4-f8, D a multiple of 100 for f9-f18; o, P and M generated from\n"
+        "--problem-seed or read with --instance FILE (text or HDF5); chainsaw instance export\n"
+        "writes one:");
   std::fputs(out.c_str(), stdout);
   return 0;
 }
@@ -559,6 +620,12 @@ int cli_main(int argc, char** argv) {
   inspect->add_option("checkpoint_file", inspect_file, "the checkpoint")->type_name("FILE")->required();
   CLI::App* functions =
       app.add_subcommand("functions", "list the benchmark functions with their domains");
+  CLI::App* instance = app.add_subcommand("instance", "CEC 2010 instances (o, P, M): export one as text or HDF5");
+  instance->require_subcommand(1);
+  ExportOptions export_options;
+  CLI::App* export_instance = instance->add_subcommand(
+      "export", "write the instance a run would use (generated or read) as text or HDF5");
+  add_export_options(*export_instance, export_options);
 
   try {
     try {
@@ -571,14 +638,19 @@ int cli_main(int argc, char** argv) {
     } catch (const CLI::RequiredError& e) {
       if (app.get_subcommands().empty())
         return report("error",
-                      "a subcommand is required: run, resume, inspect or functions (see chainsaw "
-                      "--help)",
+                      "a subcommand is required: run, resume, inspect, functions or instance (see "
+                      "chainsaw --help)",
+                      kExitUserError);
+      if (*instance && instance->get_subcommands().empty())
+        return report("error", "chainsaw instance: a subcommand is required: export (see chainsaw "
+                               "instance export --help)",
                       kExitUserError);
       return report("error", e.what(), kExitUserError);
     } catch (const CLI::ParseError& e) {
       return report("error", e.what(), kExitUserError);
     }
     if (*functions) return functions_command();
+    if (*export_instance) return export_command(export_options);
     if (*inspect) return inspect_command(inspect_file);
     if (*resume) {
       resume_options.run.apply_deferred();

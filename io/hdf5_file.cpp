@@ -1,6 +1,8 @@
 #include "io/hdf5_file.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <fstream>
 #include <mutex>
 
 namespace chainsaw::h5 {
@@ -213,6 +215,23 @@ void read_block(hid_t dataset, hid_t memory_type, hsize_t row, hsize_t first, hs
     check(H5Dread(dataset, memory_type, memory, file, H5P_DEFAULT, data),
           "fails its checksum or cannot be read");
   });
+}
+
+void read_all(hid_t dataset, hid_t memory_type, void* data) {
+  check(H5Dread(dataset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+        "fails its checksum or cannot be read");
+}
+
+bool has_hdf5_signature(const std::string& path) {
+  static constexpr char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  std::ifstream in(path, std::ios::binary);
+  char head[8];
+  for (std::streamoff at = 0; in; at = at == 0 ? 512 : 2 * at) {
+    in.seekg(at);
+    if (!in.read(head, sizeof head)) return false;
+    if (std::memcmp(head, kSignature, sizeof head) == 0) return true;
+  }
+  return false;
 }
 
 }  // namespace chainsaw::h5

@@ -80,5 +80,10 @@ void write_block(hid_t dataset, hid_t memory_type, hsize_t row, hsize_t first, h
                  const void* data);
 void read_block(hid_t dataset, hid_t memory_type, hsize_t row, hsize_t first, hsize_t count,
                 void* data);
+// The whole dataset, converted to `memory_type`; `data` holds as many elements as it has.
+void read_all(hid_t dataset, hid_t memory_type, void* data);
+// Whether the file starts with HDF5's signature (at offset 0 or after a user block of 512,
+// 1024, 2048, ... bytes): the file's own say, whatever its name.
+bool has_hdf5_signature(const std::string& path);
 
 }  // namespace chainsaw::h5

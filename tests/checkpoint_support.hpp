@@ -15,6 +15,7 @@
 #include "core/ma_sw_chains.hpp"
 #include "fitness/problem.hpp"
 #include "io/checkpoint.hpp"
+#include "io/instance_file.hpp"
 
 namespace chainsaw::test {
 
@@ -59,8 +60,14 @@ inline void expect_identical(const FinalState& a, const FinalState& b) {
                            a.best_bias.size() * sizeof(real_t)));
 }
 
+// The run's problem as the CLI builds it (config.instance read when given).
+inline Problem problem_of_run(const Config& config) {
+  return make_problem(config.function, config.dim, config.effective_problem_seed(),
+                      config.instance);
+}
+
 inline FinalState run_uninterrupted(const Config& config, const EngineFactory& make) {
-  const Problem problem = Problem::make(config.function, config.dim, config.effective_problem_seed());
+  const Problem problem = problem_of_run(config);
   const auto engine = make(config, problem);
   MaSwChains algorithm(config, problem, *engine);
   algorithm.run();
@@ -75,15 +82,14 @@ struct StopPoint {
 };
 
 // Runs `config` until `stop_here` says so at a safe point, writes a checkpoint to `path` and
-// drops the whole run; then builds a new engine and host loop from the file's configuration
-// (with `resume_budget` evaluations) and runs them to the end.
+// drops the whole run; then builds a new engine and host loop from the file's configuration and
+// problem (with `resume_budget` evaluations) and runs them to the end.
 inline FinalState run_interrupted(const Config& config, const EngineFactory& make,
                                   const std::string& path,
                                   const std::function<bool(const MaSwChains&)>& stop_here,
                                   Backend backend, std::int64_t resume_budget, StopPoint& stop) {
   {
-    const Problem problem =
-        Problem::make(config.function, config.dim, config.effective_problem_seed());
+    const Problem problem = problem_of_run(config);
     const auto engine = make(config, problem);
     MaSwChains algorithm(config, problem, *engine);
     algorithm.run({}, [&](MaSwChains& a) {
@@ -104,8 +110,8 @@ inline FinalState run_interrupted(const Config& config, const EngineFactory& mak
   const CheckpointHeader header = read_checkpoint_header(path);
   Config resumed = header.config;
   resumed.max_evaluations = resume_budget;
-  const Problem problem =
-      Problem::make(resumed.function, resumed.dim, resumed.effective_problem_seed());
+  // As `chainsaw resume`: the checkpoint's embedded instance, if it has one.
+  const Problem problem = checkpoint_problem(header);
   const auto engine = make(resumed, problem);
   MaSwChains algorithm(resumed, problem, *engine);
   load_checkpoint(path, algorithm);

@@ -20,6 +20,7 @@
 #include "fitness/cec2010_instance.hpp"
 #include "fitness/host_fitness.hpp"
 #include "fitness/problem.hpp"
+#include "io/instance_file.hpp"
 #include "test_support.hpp"
 
 namespace chainsaw {
@@ -285,7 +286,7 @@ TEST(Cec2010Instance, FunctionsWithoutGroupsStoreNoPermutation) {
 // The UserError message of Problem::make, or "" when it succeeds.
 std::string error_of(const std::string& name, Dim d, const std::string& instance = "") {
   try {
-    Problem::make(name, d, 1, instance);
+    make_problem(name, d, 1, instance);
   } catch (const UserError& e) {
     return e.what();
   }
@@ -333,7 +334,7 @@ TEST_F(InstanceFile, SectionsAreReadAndMissingOnesGenerated) {
   for (Dim k = 0; k < d; ++k) text += std::to_string(d - k) + " ";
   text += "\n";
   const std::string path = write(text);
-  const Problem p = Problem::make("cec2010-f10", d, 5, path);
+  const Problem p = make_problem("cec2010-f10", d, 5, path);
   for (Dim j = 0; j < d; ++j) EXPECT_EQ(p.shift(j), static_cast<real_t>(o_of(j)));
   for (Dim k = 0; k < d; ++k) EXPECT_EQ(p.cec->perm[k], d - 1 - k);
   // The rotation was not in the file: the seed's.
@@ -351,7 +352,7 @@ TEST_F(InstanceFile, ARotationFromTheFileIsUsed) {
   std::string text = "rotation\n";
   for (int i = 0; i < kM; ++i)
     for (int k = 0; k < kM; ++k) text += (k == (i + 1) % kM ? "1 " : "0 ");
-  const Problem p = Problem::make("cec2010-f4", 200, 2, write(text));
+  const Problem p = make_problem("cec2010-f4", 200, 2, write(text));
   EXPECT_EQ(p.cec->rotation[1], 1.0);
   EXPECT_EQ(p.cec->rotation[0], 0.0);
   std::mt19937_64 gen(2);
@@ -363,13 +364,15 @@ TEST_F(InstanceFile, ARotationFromTheFileIsUsed) {
 TEST_F(InstanceFile, BadFilesAreRefusedWithOneClearLine) {
   std::string not_perm = "permutation\n";
   for (int k = 0; k < 100; ++k) not_perm += std::to_string(k == 5 ? 4 : k) + " ";
+  std::string out_of_domain = "shift";
+  for (int k = 0; k < 100; ++k) out_of_domain += k == 99 ? " 500" : " 1";
   std::string skew = "rotation\n";
   for (int k = 0; k < kM * kM; ++k) skew += (k % (kM + 1) == 0 ? "1.001 " : "0 ");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"dim 200\n", "dim 200 does not match --dim = 100"},
       {"shift 1 2 3\n", "shift ends after 3 values"},
       {"shift 1 2 x\n", "shift value 3 'x' is not a number"},
-      {"shift 500\n", "outside the domain"},
+      {out_of_domain, "shift value 100 = 500.000000 is outside the domain of cec2010-f9"},
       {not_perm, "is not a permutation"},
       {skew, "rotation is not orthogonal"},
       {"scale 3\n", "unknown section 'scale'"},

@@ -14,6 +14,7 @@
 #include "temp_dir_test.hpp"
 #include "core/error.hpp"
 #include "core/host_engine.hpp"
+#include "io/instance_file.hpp"
 #include "test_support.hpp"
 
 namespace chainsaw {
@@ -72,6 +73,58 @@ TEST_F(CheckpointTest, ResumeInsideASolisWetsChainIsBitExact) {
     EXPECT_EQ(stop.state.stage, LoopStage::kLocalSearch);
     EXPECT_TRUE(stop.next_ls_continues_a_chain);
     test::expect_identical(whole, resumed);
+  }
+}
+
+// A CEC 2010 run on an instance file, stopped inside a Solis-Wets chain: the file is deleted
+// before the resume, which takes the instance embedded in the checkpoint and ends bit-identical.
+TEST_F(CheckpointTest, Cec2010ResumeWithTheInstanceFileDeletedIsBitExact) {
+  const test::OneThread one_thread;
+  for (const char* function : {"cec2010-f5", "cec2010-f13", "cec2010-f20"}) {
+    SCOPED_TRACE(function);
+    Config c = small_config(function, 5000, 13);
+    // Another seed's instance: a resume that fell back to the generated one would differ.
+    c.instance = path_in_dir("instance.h5");
+    write_instance_file("-o", c.instance, *Problem::make(function, c.dim, 99).cec,
+                        function_info(function), "test");
+    const test::FinalState whole = test::run_uninterrupted(c, make_host);
+    test::StopPoint stop;
+    const auto stop_inside_chain = test::stop_inside_chain(1000);
+    const test::FinalState resumed = test::run_interrupted(
+        c, make_host, path(),
+        [&](const MaSwChains& a) {
+          if (!stop_inside_chain(a)) return false;
+          std::filesystem::remove(c.instance);
+          return true;
+        },
+        Backend::kCpu, c.max_evaluations, stop);
+    ASSERT_TRUE(stop.stopped);
+    EXPECT_FALSE(std::filesystem::exists(c.instance));
+    EXPECT_TRUE(stop.next_ls_continues_a_chain);
+    test::expect_identical(whole, resumed);
+  }
+}
+
+// The run a checkpoint is loaded into must be on the instance the checkpoint embeds.
+TEST_F(CheckpointTest, LoadingIntoARunOnAnotherInstanceIsRefused) {
+  const Config c = small_config("cec2010-f9", 600, 2);
+  {
+    const Problem problem = test::problem_of(c);
+    HostEngine engine(c, problem);
+    MaSwChains algorithm(c, problem, engine);
+    algorithm.run();
+    write_checkpoint("--checkpoint", path(), algorithm, Backend::kCpu, "test");
+  }
+  const Problem other = Problem::make(c.function, c.dim, 77);
+  HostEngine engine(c, other);
+  MaSwChains algorithm(c, other, engine);
+  try {
+    load_checkpoint(path(), algorithm);
+    FAIL() << "loaded into a run on another instance";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not the one the checkpoint embeds"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -126,7 +126,7 @@ TEST_F(CheckpointCli, InspectPrintsTheSummary) {
             0);
   const Outcome o = chainsaw("inspect " + p("a.h5"));
   ASSERT_EQ(o.exit_code, 0) << o.err;
-  for (const char* field : {"layout version    1", "function          rastrigin",
+  for (const char* field : {"layout version    2", "function          rastrigin",
                             "dim               2000", "evaluations done  1500 of a budget of 1500",
                             "backend           cpu", "best fitness"})
     EXPECT_NE(o.out.find(field), std::string::npos) << field << " not in\n" << o.out;
@@ -190,6 +190,127 @@ TEST_F(CheckpointCli, SigkillDuringAWriteLeavesThePreviousCheckpoint) {
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_EQ(nlohmann::json::parse(read_file(p("r.json"))).at("evaluations").at("total"),
             done + 100);
+}
+
+// A version 1 checkpoint, as chainsaw wrote them before the instance was embedded: the same file
+// without /instance and with format_version = 1.
+void make_version_1(const std::string& path) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  EXPECT_GE(H5Ldelete(file, "instance", H5P_DEFAULT), 0);
+  const hid_t version = H5Aopen(file, "format_version", H5P_DEFAULT);
+  const std::int64_t one = 1;
+  EXPECT_GE(H5Awrite(version, H5T_NATIVE_INT64, &one), 0);
+  H5Aclose(version);
+  H5Fclose(file);
+}
+
+// A CEC run's checkpoint embeds its instance: the resume needs no file, and neither a deleted
+// nor a changed --instance file changes the problem.
+TEST_F(CheckpointCli, Cec2010CheckpointEmbedsTheInstance) {
+  const std::string inst = p("inst.h5");
+  auto exported = [&](int seed) {
+    return chainsaw("instance export --function cec2010-f14 --dim 1000 --problem-seed " +
+                    std::to_string(seed) + " -o " + inst)
+        .exit_code;
+  };
+  ASSERT_EQ(exported(11), 0);
+  const std::string run =
+      "run --function cec2010-f14 --dim 1000 --seed 2 --backend cpu -q --instance " + inst;
+  ASSERT_EQ(chainsaw(run + " --evals 3000 -o " + p("whole.json")).exit_code, 0);
+  ASSERT_EQ(chainsaw(run + " --evals 1300 --checkpoint " + p("part.h5") + " -o " + p("part.json"))
+                .exit_code,
+            0);
+  const Outcome inspect = chainsaw("inspect " + p("part.h5"));
+  EXPECT_NE(inspect.out.find("instance          embedded (read from --instance " + inst + ")"),
+            std::string::npos)
+      << inspect.out;
+
+  fs::remove(inst);
+  const Outcome resumed = chainsaw("resume " + p("part.h5") + " --evals 3000 -q --checkpoint " +
+                                   p("longer.h5") + " -o " + p("longer.json"));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(best_of(p("whole.json")), best_of(p("longer.json")));
+
+  ASSERT_EQ(exported(12), 0);  // another instance under the same name
+  const Outcome changed = chainsaw("resume " + p("part.h5") + " --evals 3000 -q --checkpoint " +
+                                   p("changed.h5") + " -o " + p("changed.json"));
+  ASSERT_EQ(changed.exit_code, 0) << changed.err;
+  EXPECT_EQ(best_of(p("whole.json")), best_of(p("changed.json")));
+  ASSERT_EQ(chainsaw(run + " --evals 3000 -o " + p("other.json")).exit_code, 0);
+  EXPECT_NE(best_of(p("whole.json")), best_of(p("other.json")));
+
+  // A checkpoint is an instance file too: --instance reads its /instance.
+  ASSERT_EQ(chainsaw("run --function cec2010-f14 --dim 1000 --seed 2 --backend cpu -q --evals "
+                     "3000 --instance " + p("part.h5") + " -o " + p("from_checkpoint.json"))
+                .exit_code,
+            0);
+  EXPECT_EQ(best_of(p("whole.json")), best_of(p("from_checkpoint.json")));
+}
+
+// Version 1 checkpoints still resume: their instance is read from the recorded path again (it
+// cannot be checked: version 1 records nothing of its contents), and a missing file is one line.
+TEST_F(CheckpointCli, Version1CheckpointsReadTheInstanceFileAgain) {
+  const std::string inst = p("inst.txt");
+  {
+    std::ofstream f(inst);
+    f << "shift";
+    for (int j = 0; j < 1000; ++j) f << ' ' << (j % 9) - 4;
+  }
+  const std::string run =
+      "run --function cec2010-f12 --dim 1000 --seed 3 --backend cpu -q --instance " + inst;
+  ASSERT_EQ(chainsaw(run + " --evals 3000 -o " + p("whole.json")).exit_code, 0);
+  ASSERT_EQ(chainsaw(run + " --evals 1300 --checkpoint " + p("v1.h5") + " -o " + p("part.json"))
+                .exit_code,
+            0);
+  make_version_1(p("v1.h5"));
+  const Outcome inspect = chainsaw("inspect " + p("v1.h5"));
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  EXPECT_NE(inspect.out.find("layout version    1"), std::string::npos) << inspect.out;
+  EXPECT_NE(inspect.out.find("instance          " + inst + " (not embedded"), std::string::npos)
+      << inspect.out;
+  const Outcome resumed = chainsaw("resume " + p("v1.h5") + " --evals 3000 -q --checkpoint " +
+                                   p("v2.h5") + " -o " + p("resumed.json"));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(best_of(p("whole.json")), best_of(p("resumed.json")));
+  // What the resumed run writes is version 2, with the instance inside.
+  const Outcome rewritten = chainsaw("inspect " + p("v2.h5"));
+  EXPECT_NE(rewritten.out.find("layout version    2"), std::string::npos) << rewritten.out;
+  EXPECT_NE(rewritten.out.find("embedded (read from --instance " + inst + ")"), std::string::npos)
+      << rewritten.out;
+
+  fs::remove(inst);
+  expect_one_line_error(chainsaw("resume " + p("v1.h5") + " -q --checkpoint " + p("v3.h5")),
+                        "--instance = " + inst + ": cannot be opened");
+}
+
+// The embedded instance is checked as an instance file is: a version 2 checkpoint without it,
+// or with a rotation that is not orthogonal, is refused in one line.
+TEST_F(CheckpointCli, ABadEmbeddedInstanceIsRefused) {
+  ASSERT_EQ(chainsaw("run --function cec2010-f9 --dim 200 --seed 1 --backend cpu -q --evals 500 "
+                     "--checkpoint " + p("good.h5") + " -o " + p("good.json"))
+                .exit_code,
+            0);
+  fs::copy_file(p("good.h5"), p("none.h5"));
+  {
+    const hid_t file = H5Fopen(p("none.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(H5Ldelete(file, "instance", H5P_DEFAULT), 0);
+    H5Fclose(file);
+  }
+  expect_one_line_error(chainsaw("resume " + p("none.h5") + " -q"),
+                        "checkpoint " + p("none.h5") + ": has no group instance");
+  fs::copy_file(p("good.h5"), p("skew.h5"));
+  {
+    const hid_t file = H5Fopen(p("skew.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t m = H5Dopen2(file, "instance/M", H5P_DEFAULT);
+    std::vector<double> skew(2500, 0.0);
+    for (int i = 0; i < 50; ++i) skew[i * 51] = i == 3 ? 2.0 : 1.0;
+    ASSERT_GE(H5Dwrite(m, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, skew.data()), 0);
+    H5Dclose(m);
+    H5Fclose(file);
+  }
+  expect_one_line_error(chainsaw("resume " + p("skew.h5") + " -q"),
+                        "checkpoint " + p("skew.h5") + ": instance: rotation is not orthogonal");
 }
 
 // Every bad file gives one error line and exit 2, and is left exactly as it was.

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -215,8 +216,9 @@ TEST_F(CliTest, Cec2010RunReportsTheErrorAgainstOptimumZero) {
   EXPECT_GT(j["distance_to_optimum"].get<double>(), 0.0);
 }
 
-// The instance file travels with a checkpoint (config.instance): resumed to the full budget, a
-// CEC run equals the uninterrupted one, which differs from the run on the generated instance.
+// The checkpoint embeds the instance: with the file deleted before the resume, resumed to the
+// full budget, a CEC run equals the uninterrupted one, which differs from the run on the
+// generated instance.
 TEST_F(CliTest, Cec2010RunWithAnInstanceFileResumesExactly) {
   const fs::path instance = dir_ / "inst.txt";
   {
@@ -236,6 +238,7 @@ TEST_F(CliTest, Cec2010RunWithAnInstanceFileResumesExactly) {
                      path("part.json"))
                 .exit_code,
             0);
+  fs::remove(instance);
   const Outcome resumed = chainsaw("resume " + path("part.h5") + " --evals 3000 -q --checkpoint " +
                                    path("longer.h5") + " -o " + path("longer.json"));
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
@@ -247,6 +250,60 @@ TEST_F(CliTest, Cec2010RunWithAnInstanceFileResumesExactly) {
                 .exit_code,
             0);
   EXPECT_NE(best("whole.json"), best("generated.json"));
+}
+
+// `chainsaw instance export` writes the instance a run generates: a run reading it back, as HDF5
+// or as text, is the seed-generated run bit for bit; a converted file (text -> HDF5) too.
+TEST_F(CliTest, ExportedInstancesRoundTripToBitIdenticalRuns) {
+  auto result = [this](const std::string& name) {
+    const auto j = nlohmann::json::parse(read_file(dir_ / name));
+    return std::make_pair(j.at("best_fitness").get<double>(),
+                          j.at("distance_to_optimum").get<double>());
+  };
+  auto path = [this](const std::string& name) { return (dir_ / name).string(); };
+  for (const char* function : {"cec2010-f3", "cec2010-f9", "cec2010-f16"}) {
+    SCOPED_TRACE(function);
+    const std::string run = std::string("run --function ") + function +
+                            " --dim 1000 --evals 1500 --seed 4 --problem-seed 9 --backend cpu -q";
+    ASSERT_EQ(chainsaw(run + " -o " + path("seed.json")).exit_code, 0);
+    for (const char* file : {"i.h5", "i.txt"}) {
+      const Outcome exported = chainsaw(std::string("instance export --function ") + function +
+                                        " --dim 1000 --problem-seed 9 -o " + path(file));
+      ASSERT_EQ(exported.exit_code, 0) << exported.err;
+      EXPECT_NE(exported.err.find("generated from problem seed 9"), std::string::npos);
+      ASSERT_EQ(chainsaw(run + " --instance " + path(file) + " -o " + path("file.json")).exit_code, 0);
+      EXPECT_EQ(result("seed.json"), result("file.json")) << file;
+    }
+    ASSERT_EQ(chainsaw(std::string("instance export --function ") + function +
+                       " --dim 1000 --problem-seed 1 --instance " + path("i.txt") + " -o " +
+                       path("converted.h5"))
+                  .exit_code,
+              0);
+    ASSERT_EQ(chainsaw(run + " --instance " + path("converted.h5") + " -o " + path("conv.json"))
+                  .exit_code,
+              0);
+    EXPECT_EQ(result("seed.json"), result("conv.json"));
+    // Another problem seed is another instance: the comparisons above can fail.
+    ASSERT_EQ(chainsaw(run + " --problem-seed 8 -o " + path("other.json")).exit_code, 0);
+    EXPECT_NE(result("seed.json"), result("other.json"));
+  }
+}
+
+TEST_F(CliTest, InstanceExportRefusesBadInputWithOneLine) {
+  const std::string out = out_path("i.h5");
+  expect_one_line_error(chainsaw("instance export --function rastrigin --dim 100 -o " + out),
+                        "only the cec2010-* functions have an instance");
+  expect_one_line_error(chainsaw("instance export --function cec2010-f12 --dim 150 -o " + out),
+                        "needs a multiple of 2m = 100");
+  expect_one_line_error(chainsaw("instance export --function cec2010-f1 --dim 0 -o " + out),
+                        "--dim = 0");
+  expect_one_line_error(chainsaw("instance export --function cec2010-f1 --dim 100"),
+                        "--output is required");
+  expect_one_line_error(chainsaw("instance export --function cec2010-f1 --dim 100 -o " +
+                                 (dir_ / "missing" / "i.h5").string()),
+                        "--output");
+  expect_one_line_error(chainsaw("instance"), "a subcommand is required: export");
+  EXPECT_TRUE(files_in_dir().empty());
 }
 
 TEST_F(CliTest, DryRunPrintsTheMemoryPlanAndRunsNothing) {

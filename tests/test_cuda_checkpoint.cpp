@@ -18,6 +18,7 @@
 #include "core/device_info.hpp"
 #include "gpu_test_support.hpp"
 #include "core/error.hpp"
+#include "io/instance_file.hpp"
 
 namespace chainsaw {
 namespace {
@@ -106,6 +107,34 @@ TEST_F(CudaCheckpoint, ResumeInsideASolisWetsChainIsBitExact) {
                               Backend::kCuda, c.max_evaluations, stop);
     ASSERT_TRUE(stop.stopped);
     EXPECT_TRUE(stop.next_ls_continues_a_chain);
+    test::expect_identical(whole, resumed);
+  }
+}
+
+// A CEC 2010 run on an instance file (another seed's, so a fallback to the generated instance
+// would differ), the file deleted before the resume: the device gets the embedded o, P and M
+// and the run ends bit-identical. F11 takes the rotated-group pass, F13 the gathered groups.
+TEST_F(CudaCheckpoint, Cec2010ResumeWithTheInstanceFileDeletedIsBitExact) {
+  REQUIRE_GPU();
+  for (const char* function : {"cec2010-f11", "cec2010-f13"}) {
+    SCOPED_TRACE(function);
+    Config c = gpu_config(function, 100000, 5000);
+    c.instance = path_in_dir("instance.h5");
+    write_instance_file("-o", c.instance, *Problem::make(function, c.dim, 99).cec,
+                        function_info(function), "test");
+    const test::FinalState whole = test::run_uninterrupted(c, make_cuda);
+    test::StopPoint stop;
+    const auto stop_inside_chain = test::stop_inside_chain(1000);
+    const test::FinalState resumed = test::run_interrupted(
+        c, make_cuda, path(),
+        [&](const MaSwChains& a) {
+          if (!stop_inside_chain(a)) return false;
+          std::filesystem::remove(c.instance);
+          return true;
+        },
+        Backend::kCuda, c.max_evaluations, stop);
+    ASSERT_TRUE(stop.stopped);
+    EXPECT_FALSE(std::filesystem::exists(c.instance));
     test::expect_identical(whole, resumed);
   }
 }
