@@ -88,6 +88,15 @@ double evaluate_row_host(const Obj& objective, const real_t* x, Dim dim) {
 
 }  // namespace detail
 
+// What follows differs with the compiler (nvcc adds the GPU evaluation): an inline namespace
+// per kind keeps a program whose .cpp and .cu files both call optimize<Obj> free of two
+// different definitions of one template (ODR), each file getting its own.
+#if defined(__CUDACC__)
+inline namespace with_device {
+#else
+inline namespace host_only {
+#endif
+
 // The BatchObjective that optimize<Obj> runs: host rows through evaluate_row_host, device rows
 // (nvcc only) through the reduction kernel of fitness/device_reduce.cuh.
 template <class Obj>
@@ -124,5 +133,7 @@ template <class Obj>
 Result optimize(const Obj& objective, const Options& options) {
   return optimize(batch_objective(objective), options);
 }
+
+}  // inline namespace with_device / host_only
 
 }  // namespace chainsaw
