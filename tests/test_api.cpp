@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api_objectives.hpp"
+#include "cli_support.hpp"
 #include "core/host_engine.hpp"
 #include "core/ma_sw_chains.hpp"
 #include "temp_dir_test.hpp"
@@ -268,6 +269,21 @@ TEST_F(ApiCheckpoint, CheckpointEveryWithoutAFileIsAnError) {
   Options o = small_options(20, 100);
   o.checkpoint_every.seconds = 10.0;
   expect_user_error(sphere_batch(), o, "Options::checkpoint names no file");
+}
+
+class ApiCli : public CliTest {};
+
+// The CLI cannot rebuild a user objective: inspect shows the run, resume says where to go.
+TEST_F(ApiCli, CliInspectsAUserObjectiveCheckpointAndRefusesToResumeIt) {
+  Options o = small_options(40, 100);
+  o.checkpoint = path_in_dir("run.h5");
+  optimize(sphere_batch(), o);
+  const Outcome inspect = chainsaw("inspect '" + o.checkpoint + "'");
+  EXPECT_EQ(inspect.exit_code, 0) << inspect.err;
+  EXPECT_NE(inspect.out.find("user:sphere"), std::string::npos) << inspect.out;
+  expect_one_line_error(chainsaw("resume '" + o.checkpoint + "'"),
+                        "holds a run on the user objective 'sphere': resume it through "
+                        "chainsaw::optimize with Options::resume_from");
 }
 
 }  // namespace
