@@ -28,11 +28,17 @@ void require(bool ok, const char* name, T value, const char* rule) {
 }  // namespace
 
 void Config::validate() const {
-  const FunctionInfo& info = function_info(function);  // throws for an unknown name
   require(dim >= 1, "--dim", dim, "must be at least 1");
-  check_dimension(info, dim);
-  if (!instance.empty() && cec2010_number(info.id) == 0)
-    throw UserError("--instance = " + instance + ": only the cec2010-* functions read one");
+  if (is_user_objective_name(function)) {  // a library run on a user objective
+    if (function.size() == std::string(kUserObjectivePrefix).size())
+      throw UserError("the objective has no name");
+    if (!instance.empty()) throw UserError("a user objective reads no --instance file");
+  } else {
+    const FunctionInfo& info = function_info(function);  // throws for an unknown name
+    check_dimension(info, dim);
+    if (!instance.empty() && cec2010_number(info.id) == 0)
+      throw UserError("--instance = " + instance + ": only the cec2010-* functions read one");
+  }
   require(population_size >= 2, "--population", population_size, "must be at least 2");
   require(batch >= 1, "--batch", batch, "must be at least 1");
   require(nam_candidates >= 1 && nam_candidates <= population_size - 1, "--nam-candidates",

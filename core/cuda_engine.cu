@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -64,6 +65,29 @@ __global__ void init_rng_kernel(curandState* states, std::size_t count, unsigned
   if (i < count) curand_init(seed, i, 0, &states[i]);
 }
 
+// A user objective's values of a batch of slots (fitness/external_objective.hpp): ranked as
+// rankable_fitness says, invalid ones counted.
+__global__ void store_external_kernel(const double* values, const int* slots, int rows,
+                                      double* slot_fitness, double* row_out,
+                                      unsigned long long* invalid) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const double v = values[r];
+  if (is_invalid_fitness(v)) atomicAdd(invalid, 1ull);
+  slot_fitness[slots[r]] = row_out[r] = rankable_fitness(v);
+}
+
+// Solis-Wets on a user objective: the decision SwDecideOp takes for CEC 2010, on the value the
+// user's callback wrote for the stored candidate. The callback runs for every enqueued move;
+// an inactive move's value is ignored here.
+__global__ void external_sw_decide_kernel(bool forward, device::SwDeviceState* state,
+                                          const double* value, unsigned long long* invalid) {
+  if (!device::sw_move_active(forward, state)) return;
+  const double v = *value;
+  if (is_invalid_fitness(v)) atomicAdd(invalid, 1ull);
+  device::sw_decide(forward, state, rankable_fitness(v));
+}
+
 __global__ void iota_kernel(int* out, int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) out[i] = i;
@@ -119,6 +143,13 @@ std::size_t cec2010_device_bytes(const Problem& problem, int max_rows) {
          (inst.rotation.size() + cec2010_group_values(problem, max_rows)) * sizeof(double);
 }
 
+// A user objective: the Solis-Wets candidate it evaluates, its values of a batch, the counter.
+std::size_t external_device_bytes(const Problem& problem, int max_rows) {
+  if (!problem.is_external()) return 0;
+  return static_cast<std::size_t>(device::row_pitch(problem.dim)) * sizeof(real_t) +
+         static_cast<std::size_t>(max_rows) * sizeof(double) + sizeof(unsigned long long);
+}
+
 template <class T>
 DeviceBuffer<T> device_copy(const std::vector<T>& host, cudaStream_t s) {
   DeviceBuffer<T> d(std::max<std::size_t>(1, host.size()));
@@ -140,6 +171,7 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   plan.rng_states = (launch.rng_states + static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
                     sizeof(curandState);
   plan.scratch = cec2010_device_bytes(problem, launch.max_rows) +
+                 external_device_bytes(problem, launch.max_rows) +
                  launch.partial_slots * sizeof(PrefixSquarePartial) +
                  sort_temp_bytes(config.capacity()) +
                  static_cast<std::size_t>(config.capacity()) * (3 * sizeof(double) + 2 * sizeof(int)) +
@@ -178,6 +210,9 @@ struct CudaEngine::Impl {
   DeviceBuffer<double> cec_rotation;
   DeviceBuffer<double> cec_group_values;  // rows x groups, rotated groups only
   CecView cec_view;
+  // A user objective only: its values of a batch and the count of invalid ones.
+  DeviceBuffer<double> external_values;
+  DeviceBuffer<unsigned long long> invalid;
 
   Impl(const Config& config, const Problem& p)
       : problem(p),
@@ -221,6 +256,17 @@ struct CudaEngine::Impl {
     host_sw = PinnedBuffer<device::SwDeviceState>(1);
 
     cudaStream_t s = stream.get();
+    if (p.is_external()) {
+      if (!p.external->device)
+        throw UserError("objective '" + p.external->name +
+                        "' has no device callback: it runs on the CPU backend only (a per-gene "
+                        "objective gets one when optimize() is compiled by nvcc)");
+      candidate = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
+      CHAINSAW_CUDA_TRY(cudaMemsetAsync(candidate.data(), 0, candidate.bytes(), s));
+      external_values = DeviceBuffer<double>(launch.max_rows);
+      invalid = DeviceBuffer<unsigned long long>(1);
+      CHAINSAW_CUDA_TRY(cudaMemsetAsync(invalid.data(), 0, invalid.bytes(), s));
+    }
     if (p.is_cec2010()) {
       const CecInstance& inst = *p.cec;
       cec_o = device_copy(inst.o, s);
@@ -341,8 +387,25 @@ struct CudaEngine::Impl {
   device::FitnessSink<Fn> sink() {
     return {dim, fitness.data(), row_out.data()};
   }
-  // f of the slots staged in rows_a[0..rows), one batched launch.
-  void launch_evaluation(int rows) {
+  // A user objective's f of the slots staged in rows_a[0..rows) (host_slots: the same slots):
+  // slots that follow each other in memory go to the callback in one call.
+  void launch_external_evaluation(const int* host_slots, int rows) {
+    const BatchObjective& o = *problem.external;
+    for (int first = 0; first < rows;) {
+      int run = 1;
+      while (first + run < rows && host_slots[first + run] == host_slots[first] + run) ++run;
+      o.device(slot_genes(host_slots[first]), pitch, run, dim, external_values.data() + first,
+               stream.get());
+      first += run;
+    }
+    store_external_kernel<<<(rows + 127) / 128, 128, 0, stream.get()>>>(
+        external_values.data(), rows_a.data(), rows, fitness.data(), row_out.data(),
+        invalid.data());
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+  }
+  // f of the slots staged in rows_a[0..rows) (host_slots: the same slots), one batched launch.
+  void launch_evaluation(const int* host_slots, int rows) {
+    if (problem.is_external()) return launch_external_evaluation(host_slots, rows);
     if (problem.is_cec2010()) {
       visit_cec2010(problem.function, [&](auto fn) {
         using Fn = decltype(fn);
@@ -358,8 +421,17 @@ struct CudaEngine::Impl {
       launch_reduce(op, device::FitnessTerm<Fn>{problem.shift}, Spread::kBatch, rows);
     });
   }
-  // CEC 2010 Solis-Wets: evaluates the stored candidate of the step's move and decides.
+  // CEC 2010 and user objectives, Solis-Wets: evaluates the stored candidate of the step's move
+  // and decides.
   void launch_sw_decision(bool forward) {
+    if (problem.is_external()) {
+      problem.external->device(candidate.data(), pitch, 1, dim, external_values.data(),
+                               stream.get());
+      external_sw_decide_kernel<<<1, 1, 0, stream.get()>>>(forward, sw_state.data(),
+                                                           external_values.data(), invalid.data());
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+      return;
+    }
     visit_cec2010(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
       device::SwDecideOp<Fn> op{forward, sw_state.data(), candidate.data(), dim};
@@ -394,7 +466,8 @@ void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
                                   m.problem.upper, m.sink<Fn>()};
       m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, Impl::Spread::kBatch, rows);
     });
-    if (m.problem.is_cec2010()) m.launch_evaluation(rows);  // the genes were only made
+    if (m.problem.evaluates_stored_vectors())  // the genes were only made
+      m.launch_evaluation(slots.data() + first, rows);
     m.rows_to_host(fitness + first, rows);
   }
 }
@@ -422,11 +495,11 @@ void CudaEngine::make_children(const ChildSpec* children, int count, double* fit
                                m.problem.lower, m.problem.upper, m.sink<Fn>()};
     m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, Impl::Spread::kBatch, count);
   });
-  if (m.problem.is_cec2010()) {  // the children were only made: evaluate them where they lie
+  if (m.problem.evaluates_stored_vectors()) {  // the children were only made: evaluate them
     std::vector<int> slots(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
     m.to_device(m.rows_a.data(), m.host_a, slots.data(), count);
-    m.launch_evaluation(count);
+    m.launch_evaluation(slots.data(), count);
   }
   m.rows_to_host(fitness, count);
 }
@@ -450,7 +523,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   visit_function(m.problem.function, [&](auto fn) {
     using Fn = decltype(fn);
     const device::FitnessTerm<Fn> term{m.problem.shift};
-    const bool cec = m.problem.is_cec2010();
+    const bool cec = m.problem.evaluates_stored_vectors();  // the candidate is stored
     device::SwMoveOp<Fn> forward{true,           m.sw_state.data(), x,     bias,
                                  m.problem.lower, m.problem.upper,  m.dim,
                                  cec ? m.candidate.data() : nullptr};
@@ -546,9 +619,9 @@ double CudaEngine::time_evaluation(const std::vector<int>& slots, int repetition
   CHAINSAW_EXPECTS(rows <= m.launch.max_rows, "more slots than a batched launch has rows");
   m.to_device(m.rows_a.data(), m.host_a, slots.data(), rows);
   CudaEvent start, stop;
-  m.launch_evaluation(rows);  // warm-up
+  m.launch_evaluation(slots.data(), rows);  // warm-up
   CHAINSAW_CUDA_TRY(cudaEventRecord(start.get(), m.stream.get()));
-  for (int r = 0; r < repetitions; ++r) m.launch_evaluation(rows);
+  for (int r = 0; r < repetitions; ++r) m.launch_evaluation(slots.data(), rows);
   CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), m.stream.get()));
   CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
   float ms = 0.0f;
@@ -562,7 +635,7 @@ void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
   for (int first = 0; first < total; first += m.launch.max_rows) {
     const int rows = std::min(m.launch.max_rows, total - first);
     m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
-    m.launch_evaluation(rows);
+    m.launch_evaluation(slots.data() + first, rows);
     m.rows_to_host(fitness + first, rows);
   }
 }
@@ -578,6 +651,7 @@ double CudaEngine::fitness(int slot) {
 
 double CudaEngine::distance_to_optimum(int slot) {
   Impl& m = *impl_;
+  if (m.problem.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
   device::OptimumDistanceOp op{m.genes.data(), m.pitch, slot, m.problem.shift, m.row_out.data()};
   m.launch_reduce(op, device::SquareTerm{}, Impl::Spread::kOneRow, 1);
   double d;
@@ -630,5 +704,15 @@ void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
 }
 
 int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }
+
+std::int64_t CudaEngine::invalid_evaluations() {
+  Impl& m = *impl_;
+  if (!m.problem.is_external()) return 0;
+  unsigned long long n = 0;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&n, m.invalid.data(), sizeof(n), cudaMemcpyDeviceToHost,
+                                    m.stream.get()));
+  m.stream.synchronize();
+  return static_cast<std::int64_t>(n);
+}
 
 }  // namespace chainsaw

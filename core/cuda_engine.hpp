@@ -50,6 +50,7 @@ class CudaEngine final : public Engine {
   // restores only on a GPU with the same number of SMs.
   RngSnapshot save_rng() override;
   void restore_rng(const RngSnapshot& snapshot) override;
+  std::int64_t invalid_evaluations() override;
 
   // Evaluates stored slots in one batched launch (benchmarks time the fitness kernel with it).
   void evaluate(const std::vector<int>& slots, double* fitness);

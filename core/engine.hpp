@@ -78,6 +78,10 @@ class Engine {
   virtual RngSnapshot save_rng() = 0;
   // Throws UserError when the snapshot's layout is not this engine's.
   virtual void restore_rng(const RngSnapshot& snapshot) = 0;
+
+  // Values of a user objective that were NaN or -inf (stored as +inf, ranked last), counted
+  // since the engine was built.
+  virtual std::int64_t invalid_evaluations() = 0;
 };
 
 }  // namespace chainsaw

@@ -27,6 +27,19 @@ double fused_fitness(const Problem& problem, const typename Fn::Partial* partial
 }
 }  // namespace
 
+// A user objective takes rows with a pitch: slots that follow each other in memory go to it
+// in one call (the whole initial population; children where their padding slots are adjacent).
+void HostEngine::evaluate_external_slots(const int* slots, int count, double* fitness) {
+  for (int first = 0; first < count;) {
+    int rows = 1;
+    while (first + rows < count && slots[first + rows] == slots[first] + rows) ++rows;
+    invalid_ += evaluate_external_host(problem_, genes_of(slots[first]), dim_, rows,
+                                       fitness + first);
+    for (int r = 0; r < rows; ++r) fitness_[slots[first + r]] = fitness[first + r];
+    first += rows;
+  }
+}
+
 // Every parallel region has an `if`: a region costs microseconds to open (milliseconds on a
 // loaded machine), more than a single 4096-gene chunk takes to compute.
 
@@ -72,6 +85,8 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
             });
       }
     }
+    if (problem_.is_external())
+      return evaluate_external_slots(slots.data(), static_cast<int>(count), fitness);
     for (Dim i = 0; i < count; ++i) {
       fitness[i] = fused_fitness<Fn>(problem_, &partials[i * chunks], chunks, genes_of(slots[i]));
       fitness_[slots[i]] = fitness[i];
@@ -127,6 +142,11 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
             });
       }
     }
+    if (problem_.is_external()) {
+      std::vector<int> slots(static_cast<size_t>(count));
+      for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
+      return evaluate_external_slots(slots.data(), count, fitness);
+    }
     for (Dim i = 0; i < count; ++i) {
       fitness[i] =
           fused_fitness<Fn>(problem_, &partials[i * chunks], chunks, genes_of(children[i].slot));
@@ -168,6 +188,11 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
               }
               return cand[j];
             });
+      }
+      if (problem_.is_external()) {
+        double f = 0.0;
+        invalid_ += evaluate_external_host(problem_, candidate_.data(), dim_, 1, &f);
+        return f;
       }
       return fused_fitness<Fn>(problem_, partials.data(), chunks, candidate_.data());
     };
@@ -231,10 +256,16 @@ void HostEngine::read_genes(int slot, real_t* out) {
 
 void HostEngine::write_genes(int slot, const real_t* genes) {
   std::copy(genes, genes + dim_, genes_of(slot));
+  if (problem_.is_external()) {
+    double f = 0.0;
+    evaluate_external_slots(&slot, 1, &f);
+    return;
+  }
   fitness_[slot] = evaluate_host(problem_, genes_of(slot));
 }
 
 double HostEngine::distance_to_optimum(int slot) {
+  if (problem_.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
   const real_t* x = genes_of(slot);
   const Dim chunks = host_chunk_count(dim_);
   std::vector<double> partials(static_cast<size_t>(chunks));

@@ -34,6 +34,7 @@ class HostEngine final : public Engine {
   void restore_fitness(const double* fitness) override;
   RngSnapshot save_rng() override;
   void restore_rng(const RngSnapshot& snapshot) override;
+  std::int64_t invalid_evaluations() override { return invalid_; }
 
   // The slot's Solis-Wets bias vector (tests inspect chain state through it).
   const real_t* bias(int slot) const { return &bias_[static_cast<size_t>(slot) * dim_]; }
@@ -45,6 +46,7 @@ class HostEngine final : public Engine {
   real_t* array_of(SlotArray array, int slot) {
     return array == SlotArray::kGenes ? genes_of(slot) : bias_of(slot);
   }
+  void evaluate_external_slots(const int* slots, int count, double* fitness);
   std::uint64_t chunk_key(RngPurpose purpose, std::uint64_t operation, Dim chunk) const;
 
   Problem problem_;
@@ -54,6 +56,7 @@ class HostEngine final : public Engine {
   SolisWetsParams sw_params_;
   std::uint64_t seed_;
   std::uint64_t operation_ = 0;  // advances once per random operation: the RNG's whole state
+  std::int64_t invalid_ = 0;     // a user objective's NaN and -inf values
 
   std::vector<real_t> genes_;  // capacity x dim, slot-major
   std::vector<real_t> bias_;   // capacity x dim, the Solis-Wets bias of each slot's chain

@@ -3,6 +3,7 @@
 // chunking is fixed, so the result does not depend on the number of OpenMP threads.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 #include <vector>
 
@@ -30,28 +31,48 @@ typename Fn::Partial accumulate_chunk(const Shift& shift, Dim begin, Dim end, Ge
   return partial;
 }
 
-template <class Fn>
-double finish_chunks(const typename Fn::Partial* partials, Dim chunks, Dim dim) {
-  typename Fn::Partial total = partials[0];
-  for (Dim c = 1; c < chunks; ++c) total = Fn::Partial::combine(total, partials[c]);
-  return Fn::finish(total, dim) + Fn::kBias;
+template <class Partial>
+Partial combine_chunks(const Partial* partials, Dim chunks) {
+  Partial total = partials[0];
+  for (Dim c = 1; c < chunks; ++c) total = Partial::combine(total, partials[c]);
+  return total;
 }
 
-// f from the partials of the fixed chunks of [0, dim): chunk_partial(begin, end) in parallel,
-// combined in order.
-template <class Fn, class ChunkPartial>
-double reduce_host_chunks(Dim dim, ChunkPartial&& chunk_partial) {
+template <class Fn>
+double finish_chunks(const typename Fn::Partial* partials, Dim chunks, Dim dim) {
+  return Fn::finish(combine_chunks(partials, chunks), dim) + Fn::kBias;
+}
+
+// The partials of the fixed chunks of [0, dim), chunk_partial(begin, end) in parallel, combined
+// in order: the one host reduction of the built-in functions and of user objectives
+// (include/chainsaw/chainsaw.hpp), which is what makes a user objective identical to a
+// built-in one give bit-identical runs.
+template <class Partial, class ChunkPartial>
+Partial reduce_host_partials(Dim dim, ChunkPartial&& chunk_partial) {
   const Dim chunks = host_chunk_count(dim);
-  std::vector<typename Fn::Partial> partials(static_cast<size_t>(chunks));
+  std::vector<Partial> partials(static_cast<size_t>(chunks));
 #pragma omp parallel for schedule(static) if (chunks > 1)
   for (Dim c = 0; c < chunks; ++c) {
     const Dim begin = c * kHostChunk;
     partials[c] = chunk_partial(begin, begin + kHostChunk < dim ? begin + kHostChunk : dim);
   }
-  return finish_chunks<Fn>(partials.data(), chunks, dim);
+  return combine_chunks(partials.data(), chunks);
 }
 
-// f(x) of one stored individual, chunks in parallel (every function, CEC 2010 included).
+// f from the partials of the fixed chunks of [0, dim).
+template <class Fn, class ChunkPartial>
+double reduce_host_chunks(Dim dim, ChunkPartial&& chunk_partial) {
+  return Fn::finish(reduce_host_partials<typename Fn::Partial>(dim, chunk_partial), dim) +
+         Fn::kBias;
+}
+
+// f(x) of one stored individual, chunks in parallel (every function, CEC 2010 and user
+// objectives included; a user objective's invalid value is returned as it is).
 double evaluate_host(const Problem& problem, const real_t* x);
+
+// A user objective's f of `rows` stored rows (row r at genes + r * pitch), made rankable
+// (rankable_fitness); returns how many values were invalid (NaN or -inf).
+std::int64_t evaluate_external_host(const Problem& problem, const real_t* genes, Dim pitch,
+                                    int rows, double* out);
 
 }  // namespace chainsaw

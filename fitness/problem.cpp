@@ -1,5 +1,7 @@
 #include "fitness/problem.hpp"
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -113,14 +115,39 @@ Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t p
   p.lower = info.lower;
   p.upper = info.upper;
   p.optimum_value = function_optimum_value(info.id);
-  p.shift = Shift::hashed(derive_key(problem_seed, static_cast<std::uint64_t>(RngPurpose::kShift)),
-                          info.lower, info.upper - info.lower);
+  p.shift = benchmark_shift(info.lower, info.upper, problem_seed);
   if (cec2010_number(info.id) != 0) {
     p.cec = instance ? std::move(instance)
                      : std::make_shared<const CecInstance>(
                            CecInstance::generate(info, dim, problem_seed));
     p.shift.stored = p.cec->o.data();
   }
+  return p;
+}
+
+Problem Problem::make_external(std::shared_ptr<const BatchObjective> objective, Dim dim) {
+  if (!objective) throw UserError("the objective is null");
+  const BatchObjective& o = *objective;
+  if (o.name.empty()) throw UserError("the objective has no name (BatchObjective::name)");
+  const std::string who = "objective '" + o.name + "'";
+  if (dim < 1 && o.dim < 1)
+    throw UserError(who + ": the number of variables is not set (Options::dim = " +
+                    std::to_string(dim) + ")");
+  if (dim >= 1 && o.dim >= 1 && dim != o.dim)
+    throw UserError(who + " is defined for " + std::to_string(o.dim) +
+                    " variables, Options::dim = " + std::to_string(dim));
+  if (!(std::isfinite(o.lower) && std::isfinite(o.upper) && o.lower < o.upper))
+    throw UserError(who + ": the domain [" + std::to_string(o.lower) + ", " +
+                    std::to_string(o.upper) + "] is not a finite interval with lower < upper");
+  if (!o.host && !o.device)
+    throw UserError(who + " has neither a host nor a device callback");
+  Problem p;
+  p.function = FunctionId::kUser;
+  p.dim = dim >= 1 ? dim : o.dim;
+  p.lower = o.lower;
+  p.upper = o.upper;
+  p.optimum_value = o.optimum_value.value_or(std::numeric_limits<double>::quiet_NaN());
+  p.external = std::move(objective);
   return p;
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/rng.hpp"
 #include "core/types.hpp"
+#include "fitness/external_objective.hpp"
 
 namespace chainsaw {
 
@@ -21,6 +22,7 @@ enum class FunctionId {
   kCec2010F1, kCec2010F2, kCec2010F3, kCec2010F4, kCec2010F5, kCec2010F6, kCec2010F7,
   kCec2010F8, kCec2010F9, kCec2010F10, kCec2010F11, kCec2010F12, kCec2010F13, kCec2010F14,
   kCec2010F15, kCec2010F16, kCec2010F17, kCec2010F18, kCec2010F19, kCec2010F20,
+  kUser,  // a user objective (Problem::external)
 };
 
 // 1..20 for a CEC 2010 function, 0 for the paper's six.
@@ -118,7 +120,21 @@ CHAINSAW_HD double shifted_gene(real_t x, real_t o) {
   return static_cast<double>(x) - static_cast<double>(o);
 }
 
+// The shift o of the paper's functions for a problem seed (o_j in the middle 60% of
+// [lower, upper]). A user objective that applies it gives the built-in function's problem.
+inline Shift benchmark_shift(double lower, double upper, std::uint64_t problem_seed) {
+  return Shift::hashed(derive_key(problem_seed, static_cast<std::uint64_t>(RngPurpose::kShift)),
+                       lower, upper - lower);
+}
+
 struct CecInstance;
+
+// Config::function of a run on a user objective: this prefix and the objective's name. It is
+// what checkpoints record, so that a resume can check that it is given the same objective.
+inline constexpr const char* kUserObjectivePrefix = "user:";
+inline bool is_user_objective_name(const std::string& function) {
+  return function.rfind(kUserObjectivePrefix, 0) == 0;
+}
 
 struct Problem {
   FunctionId function = FunctionId::kRastrigin;
@@ -129,14 +145,23 @@ struct Problem {
   double optimum_value = kFBias;  // f(o): -330 for the paper's functions, 0 for CEC 2010
   // CEC 2010: o, P and M in host memory (shift.stored points into it); null otherwise.
   std::shared_ptr<const CecInstance> cec;
+  // A user objective: the engines make the genes and hand the rows to it; null otherwise.
+  std::shared_ptr<const BatchObjective> external;
 
   // instance: CEC 2010 only, already validated (a file's, io/instance_file.hpp, or a
   // checkpoint's); null = generate o, P and M from problem_seed. Throws UserError for an unknown
   // function or a dimension the function does not allow.
   static Problem make(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
                       std::shared_ptr<const CecInstance> instance = nullptr);
+  // A user objective over `dim` variables; throws UserError for a null objective, a dimension
+  // of 0 or other than the objective's, a domain that is not a finite lower < upper, or a name
+  // that is empty.
+  static Problem make_external(std::shared_ptr<const BatchObjective> objective, Dim dim);
   double width() const { return upper - lower; }
   bool is_cec2010() const { return cec != nullptr; }
+  bool is_external() const { return external != nullptr; }
+  // Whether the fused make-and-evaluate passes only make the genes (see visit_function).
+  bool evaluates_stored_vectors() const { return is_cec2010() || is_external(); }
 };
 
 // f(o) of a function: -330 for the paper's six, 0 for CEC 2010.
@@ -148,8 +173,8 @@ void check_dimension(const FunctionInfo& info, Dim dim);
 
 // Calls f(Rastrigin{}), f(Griewank{}), ... for the function id: the one place that turns the
 // run-time choice into a compile-time type, so inner loops are specialised per function. A CEC
-// 2010 id gives f(GenesOnly{}): the engines' fused make-and-evaluate passes only make the genes,
-// and the stored vector is evaluated afterwards (visit_cec2010).
+// 2010 id or a user objective gives f(GenesOnly{}): the engines' fused make-and-evaluate passes
+// only make the genes, and the stored vector is evaluated afterwards (visit_cec2010, external).
 template <class F>
 decltype(auto) visit_function(FunctionId id, F&& f);
 

@@ -52,3 +52,74 @@ struct PrefixSquarePartial {
 };
 
 }  // namespace chainsaw
+
+namespace chainsaw {
+
+// A sum of per-block terms, sum_b Block::value(s_b), where block b is genes [b K, (b+1) K)
+// (K = Block::kSize; the last block may be shorter) and s_b is the sum of the block's per-gene
+// contributions, added in index order with add(i, t). A chunk of genes may start and end inside
+// a block: it keeps the open sums of its first and last block (head, tail) apart from the
+// finished blocks inside (body), and combine() closes a block split between two chunks. Every
+// field is a double (index bounds included, exact below 2^53) so that the GPU's warp shuffle
+// moves it like any other partial. Block supplies
+//   static constexpr Dim kSize;   CHAINSAW_HD static double value(double block_sum);
+template <class Block>
+struct BlockSumPartial {
+  static constexpr bool kOrdered = true;
+  double begin = -1.0;  // genes [begin, end) are in the partial; begin < 0: none
+  double end = -1.0;
+  double head = 0.0;    // sum of the first block's genes in the range
+  double body = 0.0;    // values of the blocks wholly inside, after the first
+  double tail = 0.0;    // sum of the last block's genes in the range, when it is not the first
+
+  CHAINSAW_HD static Dim block_of(double gene) {
+    return static_cast<Dim>(gene) / Block::kSize;
+  }
+  CHAINSAW_HD bool spans_blocks() const { return block_of(begin) != block_of(end - 1.0); }
+  // Gene i's contribution t to its block's sum; genes come in index order.
+  CHAINSAW_HD void add(Dim i, double t) {
+    BlockSumPartial one;
+    one.begin = static_cast<double>(i);
+    one.end = static_cast<double>(i + 1);
+    one.head = t;
+    *this = combine(*this, one);
+  }
+  CHAINSAW_HD static BlockSumPartial combine(const BlockSumPartial& a, const BlockSumPartial& b) {
+    if (a.begin < 0.0) return b;
+    if (b.begin < 0.0) return a;
+    BlockSumPartial r;
+    r.begin = a.begin;
+    r.end = b.end;
+    r.head = a.head;
+    const bool a_spans = a.spans_blocks(), b_spans = b.spans_blocks();
+    const double a_last = a_spans ? a.tail : a.head;  // a's last (open) block
+    if (block_of(a.end - 1.0) == block_of(b.begin)) {  // one block continues from a into b
+      const double joined = a_last + b.head;
+      if (!a_spans && !b_spans) {
+        r.head = joined;
+      } else if (!a_spans) {
+        r.head = joined;
+        r.body = b.body;
+        r.tail = b.tail;
+      } else if (!b_spans) {
+        r.body = a.body;
+        r.tail = joined;
+      } else {
+        r.body = a.body + Block::value(joined) + b.body;
+        r.tail = b.tail;
+      }
+    } else {  // a ends a block, b starts one
+      r.body = (a_spans ? a.body + Block::value(a.tail) : 0.0) +
+               (b_spans ? Block::value(b.head) + b.body : 0.0);
+      r.tail = b_spans ? b.tail : b.head;
+    }
+    return r;
+  }
+  // The whole sum, once the partial covers every gene.
+  CHAINSAW_HD double total() const {
+    if (begin < 0.0) return 0.0;
+    return Block::value(head) + body + (spans_blocks() ? Block::value(tail) : 0.0);
+  }
+};
+
+}  // namespace chainsaw

@@ -403,8 +403,11 @@ ValidatedHeader validate_header(const std::string& path, const h5::Handle& file)
       loop.ga_phase_left < 0)
     damaged(path, "the evaluation counters are inconsistent");
 
-  const FunctionInfo& info = function_info(h.config.function);
-  if (cec2010_number(info.id) != 0) {
+  // A user objective's run (the library's) has no instance; its function is "user:NAME".
+  const FunctionInfo* info_or_null =
+      is_user_objective_name(h.config.function) ? nullptr : &function_info(h.config.function);
+  if (info_or_null != nullptr && cec2010_number(info_or_null->id) != 0) {
+    const FunctionInfo& info = *info_or_null;
     if (h5::has_link(file.get(), "instance")) {
       const std::string source = "checkpoint " + path + ": instance";
       try {

@@ -27,6 +27,7 @@
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
 #include "io/checkpoint.hpp"
+#include "io/checkpoint_schedule.hpp"
 #include "io/instance_file.hpp"
 #include "io/output_file.hpp"
 #include "io/parse_value.hpp"
@@ -281,61 +282,6 @@ class StopSignals {
   struct sigaction old_term_ {};
 };
 
-// When to write checkpoints, called between units of the host loop.
-class CheckpointSchedule {
- public:
-  CheckpointSchedule(const RunOptions& o, Backend backend, const StopSignals& signals)
-      : path_(o.checkpoint), every_(o.checkpoint_every), backend_(backend), signals_(signals),
-        last_time_(std::chrono::steady_clock::now()) {}
-
-  // Returns false to stop the run (a signal arrived).
-  bool at_safe_point(MaSwChains& algorithm) {
-    if (signals_.received() != 0) {
-      if (!path_.empty()) write(algorithm, "signal");
-      return false;
-    }
-    if (path_.empty()) return true;
-    if (algorithm.next_unit_cut_by_budget()) {
-      // The last unit is cut at the budget: checkpoint before it, so that a resume with a
-      // larger budget continues exactly as a run that had the larger budget from the start.
-      if (!final_written_) write(algorithm, "final");
-      final_written_ = true;
-    } else if (due(algorithm)) {
-      write(algorithm, "periodic");
-    }
-    return true;
-  }
-  void at_end(MaSwChains& algorithm) {
-    if (!path_.empty() && !final_written_) write(algorithm, "final");
-  }
-
- private:
-  bool due(const MaSwChains& algorithm) const {
-    if (every_.evaluations > 0 &&
-        algorithm.counters().evaluations - last_evaluations_ >= every_.evaluations)
-      return true;
-    return every_.seconds > 0.0 &&
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - last_time_).count() >=
-               every_.seconds;
-  }
-  void write(MaSwChains& algorithm, const char* reason) {
-    const auto start = std::chrono::steady_clock::now();
-    write_checkpoint("--checkpoint", path_, algorithm, backend_, reason);
-    last_time_ = std::chrono::steady_clock::now();
-    last_evaluations_ = algorithm.counters().evaluations;
-    algorithm.add_phase_time(Phase::kCheckpoint,
-                             std::chrono::duration<double>(last_time_ - start).count());
-  }
-
-  std::string path_;
-  CheckpointInterval every_;
-  Backend backend_;
-  const StopSignals& signals_;
-  std::chrono::steady_clock::time_point last_time_;
-  std::int64_t last_evaluations_ = 0;
-  bool final_written_ = false;
-};
-
 // The run itself, fresh or resumed: `make` builds the problem (a resume's comes from the
 // checkpoint), `prepare` restores a checkpoint into the new algorithm.
 int execute(const Config& config, RunEnvironment env, const RunOptions& o,
@@ -353,7 +299,8 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
 
   StopSignals signals;
-  CheckpointSchedule schedule(o, env.backend, signals);
+  CheckpointSchedule schedule("--checkpoint", o.checkpoint, o.checkpoint_every, env.backend,
+                              [&signals] { return signals.received() != 0; });
   RunResult result;
   {
     ProgressLine progress(stderr, !o.quiet && ::isatty(STDERR_FILENO));
@@ -455,6 +402,10 @@ void add_resume_options(CLI::App& resume, ResumeOptions& r) {
 int resume_command(ResumeOptions& r) {
   const CheckpointHeader header = read_checkpoint_header(r.file);
   Config config = header.config;
+  if (is_user_objective_name(config.function))
+    throw UserError(fmt::format("checkpoint {} holds a run on the user objective '{}': resume it "
+                                "through chainsaw::optimize with Options::resume_from",
+                                r.file, config.function.substr(std::string(kUserObjectivePrefix).size())));
   auto mismatch = [&](const std::string& flag, const std::string& given, const std::string& saved) {
     throw UserError(fmt::format("{} = {}: the checkpoint {} holds a run with {} {}", flag, given,
                                 r.file, flag.substr(2), saved));

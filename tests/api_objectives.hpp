@@ -1,0 +1,60 @@
+// User objectives for the library tests (test_api.cpp, test_cuda_api.cu): copies of built-in
+// functions written against the public API, and a grouped one.
+#pragma once
+
+#include <chainsaw/chainsaw.hpp>
+
+#include <string>
+
+namespace chainsaw::test {
+
+// The built-in rastrigin (fitness/functions.hpp) as a user writes it: x is the gene, the user
+// applies the benchmark's shift and bias itself.
+struct UserRastrigin {
+  using Partial = SumPartial;
+  Shift shift;
+  CHAINSAW_HD void accumulate(Partial& p, double x, Dim i) const {
+    const double z = x - static_cast<double>(shift(i));
+    p.sum += z * z - 10.0 * detail::cos_two_pi(z) + 10.0;
+  }
+  CHAINSAW_HD double finish(const Partial& p, Dim) const { return p.sum - 330.0; }
+  double lower() const { return -5.12; }
+  double upper() const { return 5.12; }
+  double optimum_value() const { return -330.0; }
+  std::string name() const { return "user-rastrigin"; }
+};
+
+// Schwefel 1.2: an ordered (prefix) reduction.
+struct UserSchwefel12 {
+  using Partial = PrefixSquarePartial;
+  Shift shift;
+  CHAINSAW_HD void accumulate(Partial& p, double x, Dim i) const {
+    const double z = x - static_cast<double>(shift(i));
+    p.total += z;
+    p.prefix_sum += p.total;
+    p.prefix_square_sum += p.total * p.total;
+    p.count += 1.0;
+  }
+  CHAINSAW_HD double finish(const Partial& p, Dim) const { return p.prefix_square_sum - 330.0; }
+  double lower() const { return -100.0; }
+  double upper() const { return 100.0; }
+  std::string name() const { return "user-schwefel12"; }
+};
+
+// sum over blocks of 50 consecutive genes of (sum_{i in block} (x_i - c))^2: non-separable
+// inside a block, a sum over blocks.
+struct BlockSquares {
+  static constexpr Dim kSize = 50;
+  CHAINSAW_HD static double value(double block_sum) { return block_sum * block_sum; }
+};
+struct UserGrouped {
+  using Partial = BlockSumPartial<BlockSquares>;
+  double c = 0.25;
+  CHAINSAW_HD void accumulate(Partial& p, double x, Dim i) const { p.add(i, x - c); }
+  CHAINSAW_HD double finish(const Partial& p, Dim) const { return p.total(); }
+  double lower() const { return -1.0; }
+  double upper() const { return 1.0; }
+  std::string name() const { return "user-grouped"; }
+};
+
+}  // namespace chainsaw::test
