@@ -63,7 +63,7 @@ struct FitnessTerm {  // the value is a gene; the term is the function's, on z =
   Shift shift;
   __device__ void accumulate(Partial& p, double value, Dim j, int) const {
     if constexpr (!std::is_same_v<Fn, GenesOnly>)  // GenesOnly: the genes are only made
-      Fn::accumulate(p, shifted_gene(static_cast<real_t>(value), shift(j)), j + 1);
+      Fn::accumulate(p, shifted_gene(static_cast<real_t>(value), shift, j), j + 1);
   }
 };
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares
@@ -140,9 +140,6 @@ __global__ void __launch_bounds__(kThreads)
 
   Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
   Partial lane_partial{};  // unordered: this lane's own sum
-#ifdef CHAINSAW_TILE_UNROLL  // experiment: two tiles in flight per lane
-#pragma unroll 2
-#endif
   for (Dim tile = first_tile; tile < end_tile; ++tile) {
     const Dim j0 = tile * kWarpTile + static_cast<Dim>(lane) * kVec;
     double v[kVec];

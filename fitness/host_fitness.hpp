@@ -24,7 +24,7 @@ typename Fn::Partial accumulate_chunk(const Shift& shift, Dim begin, Dim end, Ge
     for (Dim j = begin; j < end; ++j) gene_at(j);
   } else {
     for (Dim j = begin; j < end; ++j) {
-      const double z = shifted_gene(gene_at(j), shift(j));
+      const double z = shifted_gene(gene_at(j), shift, j);
       Fn::accumulate(partial, z, j + 1);
     }
   }

@@ -4,8 +4,8 @@
 // backends see bit-identical o for the same seed.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,25 +51,33 @@ const FunctionInfo& function_info(FunctionId id);
 // o_j uniform in the middle 60% of the domain (20% away from each bound, algorithm.md), from one
 // keyed round of a 32-bit hash of j: on the GPU o is recomputed for every gene of every
 // evaluation, so its cost decides whether a fitness pass is bound by memory or by arithmetic.
-// o_j = centre + step * k_j on a grid of 2^23 points, k_j = (top 23 bits of the hash) - 2^22 made
-// into a float through its bits (no conversion instruction); two explicitly rounded float
-// operations follow, so nvcc's FMA contraction cannot make the device's o differ from the host's.
+// The o_j lie on a grid first + step * m, m in [0, levels), with step a power of two chosen so
+// that every grid point is a float: first + step * m is then exact in double, on the host and
+// on the device alike (FMA contraction or not), and needs no rounding to real_t. m is the high
+// word of hash * levels; on the GPU it becomes a double through its bits, not a conversion.
 // o is a float in both gene precisions, so float32 and float64 builds solve the same instance.
 // j is hashed modulo 2^32: o would repeat after 4.3e9 variables.
 // A stored o (CEC 2010 instances, which may come from a file) replaces the hash.
 struct Shift {
   std::uint32_t key_in = 0;   // mixed into j before the hash's first multiply
   std::uint32_t key_mid = 0;  // and after it: different seeds do not just permute the o_j
-  float centre = 0.0f;
-  float step = 0.0f;  // 0.3 * width / 2^22: k_j in [-2^22, 2^22) spans the middle 60%
+  std::uint32_t levels = 1;   // grid points, at most 2^24
+  double first = 0.0;         // the lowest grid point
+  double step = 0.0;          // a power of two
   const real_t* stored = nullptr;  // o_j = stored[j]; host or device memory, where it is used
 
   static Shift hashed(std::uint64_t key, double lower, double width) {
     Shift s;
     s.key_in = static_cast<std::uint32_t>(key);
     s.key_mid = static_cast<std::uint32_t>(key >> 32);
-    s.centre = static_cast<float>(lower + 0.5 * width);
-    s.step = static_cast<float>(0.3 * width / 4194304.0);
+    const double centre = lower + 0.5 * width, half = 0.3 * width;
+    // Points up to |centre| + half must be integers times step below 2^23: floats.
+    int exponent = 0;
+    std::frexp((std::fabs(centre) + half) / 8388608.0, &exponent);
+    s.step = std::ldexp(1.0, exponent);
+    const double reach = std::floor(half / s.step);  // grid points on each side of the centre
+    s.first = std::nearbyint(centre / s.step) * s.step - reach * s.step;
+    s.levels = static_cast<std::uint32_t>(2.0 * reach);
     return s;
   }
   CHAINSAW_HD std::uint32_t hash(std::uint32_t x) const {
@@ -81,43 +89,31 @@ struct Shift {
     x *= 0x846ca68bU;
     return x ^ (x >> 16);
   }
-  // (h >> 9) - 2^22 exactly: the float 2^23 + (h >> 9) has an ulp of 1.
-  CHAINSAW_HD static float grid_offset(std::uint32_t h) {
-    const std::uint32_t bits = 0x4b000000U | (h >> 9);
+  // o_j in double, exactly the real_t value operator() returns.
+  CHAINSAW_HD double value(Dim j) const {
+    if (stored != nullptr) return static_cast<double>(stored[j]);
+    const std::uint32_t h = hash(static_cast<std::uint32_t>(j));
 #if defined(__CUDA_ARCH__)
-    const float biased = __uint_as_float(bits);
+    const std::uint32_t m = __umulhi(h, levels);
+    // 2^52 + m from its bits, minus 2^52: m as a double without the conversion unit.
+    const double md = __hiloint2double(0x43300000, static_cast<int>(m)) - 0x1.0p52;
 #else
-    float biased;
-    std::memcpy(&biased, &bits, sizeof biased);
+    const auto m = static_cast<std::uint32_t>((static_cast<std::uint64_t>(h) * levels) >> 32);
+    const double md = static_cast<double>(m);
 #endif
-    return biased - 12582912.0f;  // 2^23 + 2^22
-  }
-  CHAINSAW_HD static float mul_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fmul_rn(a, b);
-#else
-    return a * b;
-#endif
-  }
-  CHAINSAW_HD static float add_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fadd_rn(a, b);
-#else
-    return a + b;
-#endif
+    return first + step * md;  // exact: every grid point is a float
   }
   CHAINSAW_HD real_t operator()(Dim j) const {
     if (stored != nullptr) return stored[j];
-    const float k = grid_offset(hash(static_cast<std::uint32_t>(j)));
-    return static_cast<real_t>(add_rn(centre, mul_rn(step, k)));
+    return static_cast<real_t>(value(j));
   }
 };
 
 // z = x - o in double: a float subtraction would be cheaper on the GPU, but its rounding
 // (2^-24 of |z|, up to 5e-7 in a Rastrigin cosine) breaks the 1e-6 agreement with a float64
 // reference for fitness values near f(o).
-CHAINSAW_HD double shifted_gene(real_t x, real_t o) {
-  return static_cast<double>(x) - static_cast<double>(o);
+CHAINSAW_HD double shifted_gene(real_t x, const Shift& shift, Dim j) {
+  return static_cast<double>(x) - shift.value(j);
 }
 
 // The shift o of the paper's functions for a problem seed (o_j in the middle 60% of
