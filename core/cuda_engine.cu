@@ -6,6 +6,7 @@
 #include <cstring>
 #include <numeric>
 #include <sstream>
+#include <utility>
 
 #include "core/device_buffer.hpp"
 #include "core/error.hpp"
@@ -119,6 +120,103 @@ std::size_t cec2010_device_bytes(const Problem& problem, int max_rows) {
          (inst.rotation.size() + cec2010_group_values(problem, max_rows)) * sizeof(double);
 }
 
+class CudaEvent {
+ public:
+  CudaEvent() { CHAINSAW_CUDA_TRY(cudaEventCreate(&event_)); }
+  ~CudaEvent() {
+    if (event_) cudaEventDestroy(event_);
+  }
+  CudaEvent(CudaEvent&& other) noexcept : event_(other.event_) { other.event_ = nullptr; }
+  CudaEvent& operator=(CudaEvent&& other) noexcept {
+    std::swap(event_, other.event_);
+    return *this;
+  }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+double elapsed_seconds(const CudaEvent& start, const CudaEvent& stop) {
+  float ms = 0.0f;
+  CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return 1e-3 * static_cast<double>(ms);
+}
+
+// --profile on the GPU: events recorded on the stream at every change of bucket, so that each
+// interval between two marks is device time of one bucket (the stream runs one thing at a
+// time). Off, mark() returns at its first line. The elapsed times are read in collect(), which
+// the engine calls right after it synchronises anyway: profiling adds no sync on the hot path
+// (only when the pool runs out between two syncs, which only a CEC 2010 Solis-Wets application
+// of more than ~400 steps does).
+class EventTimeline {
+ public:
+  static constexpr int kPool = 2048;
+
+  void enable(cudaStream_t stream, KernelProfile* profile) {
+    stream_ = stream;
+    profile_ = profile;
+    if (profile_ && events_.empty()) {
+      events_.reserve(kPool);
+      for (int i = 0; i < kPool; ++i) events_.emplace_back();
+      buckets_.resize(kPool);
+    }
+    used_ = 0;
+  }
+  bool on() const { return profile_ != nullptr; }
+
+  // Closes the open interval (if any) and opens one of `bucket`.
+  void mark(Bucket bucket) {
+    if (!profile_) return;
+    record(bucket);
+  }
+  // Closes the open interval: the GPU is about to idle (the host waits or decides).
+  void stop() {
+    if (!profile_ || used_ == 0 || buckets_[used_ - 1] == kIdle) return;
+    record(kIdle);
+  }
+  // After a host sync: every interval closed so far is complete.
+  void collect() {
+    if (!profile_ || used_ == 0) return;
+    for (int i = 0; i + 1 < used_; ++i)
+      if (buckets_[i] != kIdle)
+        profile_->add(buckets_[i], elapsed_seconds(events_[i], events_[i + 1]));
+    if (buckets_[used_ - 1] != kIdle) {  // still open: keep it as the first mark
+      std::swap(events_[0], events_[used_ - 1]);
+      buckets_[0] = buckets_[used_ - 1];
+      used_ = 1;
+    } else {
+      used_ = 0;
+    }
+  }
+
+ private:
+  static constexpr Bucket kIdle = Bucket::kCount;
+
+  void record(Bucket bucket) {
+    if (used_ == kPool - 1) {  // keep one event for the stop below
+      record_at(kIdle);
+      CHAINSAW_CUDA_TRY(cudaEventSynchronize(events_[used_ - 1].get()));
+      collect();
+      if (bucket == kIdle) return;
+    }
+    record_at(bucket);
+  }
+  void record_at(Bucket bucket) {
+    CHAINSAW_CUDA_TRY(cudaEventRecord(events_[used_].get(), stream_));
+    buckets_[used_] = bucket;
+    ++used_;
+  }
+
+  cudaStream_t stream_ = nullptr;
+  KernelProfile* profile_ = nullptr;
+  std::vector<CudaEvent> events_;
+  std::vector<Bucket> buckets_;
+  int used_ = 0;
+};
+
 template <class T>
 DeviceBuffer<T> device_copy(const std::vector<T>& host, cudaStream_t s) {
   DeviceBuffer<T> d(std::max<std::size_t>(1, host.size()));
@@ -157,6 +255,8 @@ struct CudaEngine::Impl {
   SolisWetsParams sw_params;
   LaunchPlan launch;
   int last_ls_syncs = 0;
+  double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
+  EventTimeline timeline;         // --profile
 
   CudaStream stream;
   DeviceBuffer<real_t> genes, bias;
@@ -247,11 +347,22 @@ struct CudaEngine::Impl {
     iota_kernel<<<(capacity + 255) / 256, 256, 0, s>>>(slot_ids.data(), capacity);
     CHAINSAW_CUDA_CHECK_LAUNCH();
     const unsigned rng_blocks = static_cast<unsigned>((launch.rng_states + 255) / 256);
+    CudaEvent rng_start, rng_stop;  // two events once per run: kept whether or not it profiles
+    CHAINSAW_CUDA_TRY(cudaEventRecord(rng_start.get(), s));
     init_rng_kernel<<<rng_blocks, 256, 0, s>>>(
         rng.data(), launch.rng_states,
         derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kCrossover)));
     CHAINSAW_CUDA_CHECK_LAUNCH();
+    CHAINSAW_CUDA_TRY(cudaEventRecord(rng_stop.get(), s));
     stream.synchronize();
+    rng_init_seconds = elapsed_seconds(rng_start, rng_stop);
+  }
+
+  // Every host wait of the engine: the profile's pending intervals are complete after it.
+  void sync() {
+    timeline.stop();
+    stream.synchronize();
+    timeline.collect();
   }
 
   // How many rows of a launch share the GPU: a single row takes every SM, a batch spreads its
@@ -327,14 +438,16 @@ struct CudaEngine::Impl {
 
   template <class T>
   void to_device(T* dst, PinnedBuffer<T>& staging, const T* src, int count) {
+    timeline.mark(Bucket::kTransfers);
     std::copy(src, src + count, staging.data());
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(dst, staging.data(), sizeof(T) * count,
                                       cudaMemcpyHostToDevice, stream.get()));
   }
   void rows_to_host(double* out, int count) {
+    timeline.mark(Bucket::kTransfers);
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(host_out.data(), row_out.data(), sizeof(double) * count,
                                       cudaMemcpyDeviceToHost, stream.get()));
-    stream.synchronize();
+    sync();
     std::copy(host_out.data(), host_out.data() + count, out);
   }
   template <class Fn>
@@ -343,6 +456,7 @@ struct CudaEngine::Impl {
   }
   // f of the slots staged in rows_a[0..rows), one batched launch.
   void launch_evaluation(int rows) {
+    timeline.mark(Bucket::kFitness);
     if (problem.is_cec2010()) {
       visit_cec2010(problem.function, [&](auto fn) {
         using Fn = decltype(fn);
@@ -360,6 +474,7 @@ struct CudaEngine::Impl {
   }
   // CEC 2010 Solis-Wets: evaluates the stored candidate of the step's move and decides.
   void launch_sw_decision(bool forward) {
+    timeline.mark(Bucket::kFitness);
     visit_cec2010(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
       device::SwDecideOp<Fn> op{forward, sw_state.data(), candidate.data(), dim};
@@ -388,6 +503,7 @@ void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
   for (int first = 0; first < total; first += m.launch.rng_rows) {
     const int rows = std::min(m.launch.rng_rows, total - first);
     m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
+    m.timeline.mark(Bucket::kFitness);  // random genes and their f in one pass
     visit_function(m.problem.function, [&](auto fn) {
       using Fn = decltype(fn);
       device::InitializeOp<Fn> op{m.genes.data(), m.pitch, m.rows_a.data(), m.problem.lower,
@@ -407,6 +523,7 @@ void CudaEngine::distances(const int* from, const int* to, int count, double* ou
     m.to_device(m.rows_b.data(), m.host_b, to + first, rows);
     device::DistanceOp op{m.genes.data(), m.pitch, m.rows_a.data(), m.rows_b.data(),
                           m.row_out.data()};
+    m.timeline.mark(Bucket::kDistances);
     m.launch_reduce(op, device::SquareTerm{}, Impl::Spread::kBatch, rows);
     m.rows_to_host(out + first, rows);
   }
@@ -416,6 +533,7 @@ void CudaEngine::make_children(const ChildSpec* children, int count, double* fit
   Impl& m = *impl_;
   CHAINSAW_EXPECTS(count <= m.launch.rng_rows, "more children than padding slots");
   m.to_device(m.specs.data(), m.host_specs, children, count);
+  m.timeline.mark(Bucket::kCrossover);  // BLX-alpha, BGA, their XORWOW draws and f, fused
   visit_function(m.problem.function, [&](auto fn) {
     using Fn = decltype(fn);
     device::CrossoverOp<Fn> op{m.genes.data(), m.pitch,         m.specs.data(), m.blx_alpha,
@@ -436,6 +554,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   cudaStream_t s = m.stream.get();
   real_t* x = m.slot_genes(request.slot);
   real_t* bias = m.slot_bias(request.slot);
+  m.timeline.mark(Bucket::kSwMoves);
   if (!request.continue_chain)
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias, 0, sizeof(real_t) * m.dim, s));
   device::SwDeviceState& h = m.host_sw[0];
@@ -443,6 +562,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
                             0,                       request.evaluations,
                             request.state.successes, request.state.failures,
                             device::kSwIdle,         0};
+  m.timeline.mark(Bucket::kTransfers);
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.sw_state.data(), &h, sizeof(h), cudaMemcpyHostToDevice, s));
 
   m.last_ls_syncs = 0;
@@ -467,28 +587,40 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
       // budget and at least halve what is left: few host syncs per application.
       const std::int64_t steps = (left + 1) / 2;
+      m.timeline.mark(Bucket::kSwMoves);
       for (std::int64_t k = 0; k < steps; ++k) {
         curandState* current = buffers[(h.rng_parity + k) & 1];
         curandState* next = buffers[(h.rng_parity + k + 1) & 1];
         constexpr auto kOneRow = Impl::Spread::kOneRow;
         sw_shape = m.launch_reduce(forward, term, kOneRow, 1, current, next, blocks_cap);
-        if (cec) m.launch_sw_decision(true);
+        // CEC 2010: the candidate's evaluation is a launch of its own (fitness).
+        if (cec) {
+          m.launch_sw_decision(true);
+          m.timeline.mark(Bucket::kSwMoves);
+        }
         m.launch_reduce(backward, term, kOneRow, 1, current, current, blocks_cap);
-        if (cec) m.launch_sw_decision(false);
+        if (cec) {
+          m.launch_sw_decision(false);
+          m.timeline.mark(Bucket::kSwMoves);
+        }
         m.launch_reduce(apply, device::NoTerm{}, kOneRow, 1, current, current, blocks_cap);
       }
+      m.timeline.mark(Bucket::kTransfers);
       CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
-      m.stream.synchronize();
+      m.sync();
       ++m.last_ls_syncs;
       left = h.budget - h.evaluations;
     }
   });
 
-  if (h.rng_parity == 1)  // the current states ended in the spare buffer: bring them home
+  if (h.rng_parity == 1) {  // the current states ended in the spare buffer: bring them home
+    m.timeline.mark(Bucket::kSwMoves);
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(
         m.rng.data(), m.rng_alt.data(),
         sizeof(curandState) * static_cast<std::size_t>(sw_shape.blocks_x) * kThreads,
         cudaMemcpyDeviceToDevice, s));
+    m.timeline.stop();  // timed at the next sync
+  }
 
   LocalSearchResult result;
   result.fitness = h.f_current;
@@ -500,45 +632,35 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
 void CudaEngine::sort_slots(int* order) {
   Impl& m = *impl_;
   std::size_t temp_bytes = m.sort_temp.size();
+  m.timeline.mark(Bucket::kSort);
   // Radix sort is stable and the values start as 0..capacity-1: ties keep slot order, so this
   // is the sort by (fitness, slot) of the host backend.
   CHAINSAW_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
       m.sort_temp.data(), temp_bytes, m.fitness.data(), m.sorted_fitness.data(), m.slot_ids.data(),
       m.order.data(), m.capacity, 0, 64, m.stream.get()));
+  m.timeline.mark(Bucket::kTransfers);
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_order.data(), m.order.data(), sizeof(int) * m.capacity,
                                     cudaMemcpyDeviceToHost, m.stream.get()));
-  m.stream.synchronize();
+  m.sync();
   std::copy(m.host_order.data(), m.host_order.data() + m.capacity, order);
 }
 
 void CudaEngine::read_genes(int slot, real_t* out) {
   Impl& m = *impl_;
+  m.timeline.mark(Bucket::kTransfers);
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_genes(slot), sizeof(real_t) * m.dim,
                                     cudaMemcpyDeviceToHost, m.stream.get()));
-  m.stream.synchronize();
+  m.sync();
 }
 
 void CudaEngine::write_genes(int slot, const real_t* genes) {
   Impl& m = *impl_;
+  m.timeline.mark(Bucket::kTransfers);
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_genes(slot), genes, sizeof(real_t) * m.dim,
                                     cudaMemcpyHostToDevice, m.stream.get()));
   double f;
   evaluate({slot}, &f);
 }
-
-namespace {
-class CudaEvent {
- public:
-  CudaEvent() { CHAINSAW_CUDA_TRY(cudaEventCreate(&event_)); }
-  ~CudaEvent() { cudaEventDestroy(event_); }
-  CudaEvent(const CudaEvent&) = delete;
-  CudaEvent& operator=(const CudaEvent&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
-}  // namespace
 
 double CudaEngine::time_evaluation(const std::vector<int>& slots, int repetitions) {
   Impl& m = *impl_;
@@ -551,9 +673,7 @@ double CudaEngine::time_evaluation(const std::vector<int>& slots, int repetition
   for (int r = 0; r < repetitions; ++r) m.launch_evaluation(rows);
   CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), m.stream.get()));
   CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
-  float ms = 0.0f;
-  CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-  return ms * 1e-3 / repetitions;
+  return elapsed_seconds(start, stop) / repetitions;
 }
 
 void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
@@ -570,15 +690,17 @@ void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
 double CudaEngine::fitness(int slot) {
   Impl& m = *impl_;
   double f;
+  m.timeline.mark(Bucket::kTransfers);
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&f, m.fitness.data() + slot, sizeof(double),
                                     cudaMemcpyDeviceToHost, m.stream.get()));
-  m.stream.synchronize();
+  m.sync();
   return f;
 }
 
 double CudaEngine::distance_to_optimum(int slot) {
   Impl& m = *impl_;
   device::OptimumDistanceOp op{m.genes.data(), m.pitch, slot, m.problem.shift, m.row_out.data()};
+  m.timeline.mark(Bucket::kDistances);
   m.launch_reduce(op, device::SquareTerm{}, Impl::Spread::kOneRow, 1);
   double d;
   m.rows_to_host(&d, 1);
@@ -630,5 +752,14 @@ void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
 }
 
 int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }
+
+void CudaEngine::set_profile(KernelProfile* profile) {
+  Impl& m = *impl_;
+  m.sync();  // nothing of before is timed into the new profile
+  m.timeline.enable(m.stream.get(), profile);
+  if (profile) profile->add(Bucket::kRngInit, m.rng_init_seconds);
+}
+
+void CudaEngine::flush_profile() { impl_->sync(); }
 
 }  // namespace chainsaw

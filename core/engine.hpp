@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/profiling.hpp"
 #include "core/types.hpp"
 #include "localsearch/solis_wets.hpp"
 
@@ -78,6 +79,14 @@ class Engine {
   virtual RngSnapshot save_rng() = 0;
   // Throws UserError when the snapshot's layout is not this engine's.
   virtual void restore_rng(const RngSnapshot& snapshot) = 0;
+
+  // --profile: from now on every pass adds its time to `profile` by bucket (nullptr: off, the
+  // default; the RNG initialisation done at construction is added when profiling starts).
+  // Checkpoint copies (the slot arrays, fitness, RNG) are not bucketed: the caller times them
+  // as checkpoint I/O.
+  virtual void set_profile(KernelProfile* profile) = 0;
+  // Completes the timings of passes still in flight (the GPU's): call before reading `profile`.
+  virtual void flush_profile() {}
 };
 
 }  // namespace chainsaw

@@ -276,6 +276,7 @@ class RecordingEngine final : public Engine {
   void restore_fitness(const double* fitness) override { inner_.restore_fitness(fitness); }
   RngSnapshot save_rng() override { return inner_.save_rng(); }
   void restore_rng(const RngSnapshot& snapshot) override { inner_.restore_rng(snapshot); }
+  void set_profile(KernelProfile* profile) override { inner_.set_profile(profile); }
 
   std::int64_t evaluations = 0;  // as the calls add up
   std::vector<DistanceCall> distance_calls;
