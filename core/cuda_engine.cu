@@ -165,8 +165,6 @@ class EventTimeline {
     }
     used_ = 0;
   }
-  bool on() const { return profile_ != nullptr; }
-
   // Closes the open interval (if any) and opens one of `bucket`.
   void mark(Bucket bucket) {
     if (!profile_) return;

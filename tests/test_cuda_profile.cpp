@@ -95,7 +95,9 @@ TEST(CudaProfile, AddsNoHostSyncToASolisWetsApplication) {
     req.evaluations = 500;
     const LocalSearchResult r = engine.solis_wets(req);
     engine.flush_profile();
-    if (profile) EXPECT_GT(p.seconds(Bucket::kSwMoves), 0.0);
+    if (profile) {
+      EXPECT_GT(p.seconds(Bucket::kSwMoves), 0.0);
+    }
     return std::make_pair(engine.last_ls_host_syncs(), r.fitness);
   };
   const auto plain = syncs(false), profiled = syncs(true);

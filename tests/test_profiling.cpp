@@ -121,7 +121,9 @@ TEST(HostProfile, ProfilingChangesNothingInTheRun) {
     if (profile) engine.set_profile(&p);
     MaSwChains algorithm(c, problem, engine);
     const RunResult r = algorithm.run();
-    if (profile) EXPECT_GT(p.total(), 0.0);
+    if (profile) {
+      EXPECT_GT(p.total(), 0.0);
+    }
     return r;
   };
   const RunResult plain = run(false), profiled = run(true);
