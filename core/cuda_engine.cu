@@ -206,6 +206,10 @@ class EventTimeline {
     CHAINSAW_CUDA_TRY(cudaEventRecord(events_[used_].get(), stream_));
     buckets_[used_] = bucket;
     ++used_;
+    // The same interval as an NVTX range on the host's timeline (start/end: they do not nest).
+    if (range_open_) nvtxRangeEnd(range_);
+    range_open_ = bucket != kIdle;
+    if (range_open_) range_ = nvtxRangeStartA(bucket_info(bucket).key);
   }
 
   cudaStream_t stream_ = nullptr;
@@ -213,6 +217,8 @@ class EventTimeline {
   std::vector<CudaEvent> events_;
   std::vector<Bucket> buckets_;
   int used_ = 0;
+  nvtxRangeId_t range_ = 0;
+  bool range_open_ = false;
 };
 
 template <class T>
