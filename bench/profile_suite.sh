@@ -26,7 +26,7 @@ kernels)
   ./build/bench/bench_engine_ops --benchmark_filter='^gpu/' --benchmark_min_time=0.05s \
     --benchmark_out="$out/bench_engine_ops.json" --benchmark_out_format=json \
     > "$out/bench_engine_ops.log" 2>&1
-  grep -E '^gpu/' "$out/bench_engine_ops.log" | awk '{print $1, $2, $3, $6, $8}'
+  grep -E '^gpu/' "$out/bench_engine_ops.log" | awk '{print $1, $2, $3, $7, $9}'
   ./build/bench/bench_fitness_kernel --benchmark_filter='^fitness/' --benchmark_min_time=0.05s \
     --benchmark_out="$out/bench_fitness.json" --benchmark_out_format=json \
     > "$out/bench_fitness.log" 2>&1
