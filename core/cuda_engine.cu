@@ -165,9 +165,10 @@ class EventTimeline {
     }
     used_ = 0;
   }
-  // Closes the open interval (if any) and opens one of `bucket`.
+  // Closes the open interval (if any) and opens one of `bucket`; an interval of the same bucket
+  // just goes on (two uploads in a row are one transfer interval: fewer events per batch).
   void mark(Bucket bucket) {
-    if (!profile_) return;
+    if (!profile_ || (used_ > 0 && buckets_[used_ - 1] == bucket)) return;
     record(bucket);
   }
   // Closes the open interval: the GPU is about to idle (the host waits or decides).
