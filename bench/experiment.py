@@ -87,6 +87,8 @@ def cmd_run(a):
                   f"command continues the grid", flush=True)
             return
         t0 = time.monotonic()
+        if not os.path.exists(path):
+            print(f"{what}: running", flush=True)
         r, did_run = run_once(a.chainsaw, ["--function", function, "--dim", dim, "--evals",
                                            grid["evals"], "--seed", seed, "--backend", backend,
                                            "--profile", "--quiet"] + a.extra, path, "experiment")

@@ -55,7 +55,8 @@ def main():
                 "--dims", "64", "128", "--seeds", "2", "--evals", "1200", "--backends", "cpu",
                 "--out", out, "--", "--threads", "1"]
         first = runner(*grid)
-        check(first.count(" cpu: ") == 8, f"expected 8 runs with progress lines:\n{first}")
+        check(first.count(" cpu: running") == 8 and first.count(" s, best ") == 8,
+              f"expected 8 runs with their progress lines:\n{first}")
         runs = sorted(os.listdir(os.path.join(out, "runs")))
         check(len(runs) == 8, f"runs/ holds {runs}")
         mtimes = {r: os.path.getmtime(os.path.join(out, "runs", r)) for r in runs}
