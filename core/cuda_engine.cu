@@ -183,7 +183,7 @@ class EventTimeline {
       if (buckets_[i] != kIdle)
         profile_->add(buckets_[i], elapsed_seconds(events_[i], events_[i + 1]));
     if (buckets_[used_ - 1] != kIdle) {  // still open: keep it as the first mark
-      std::swap(events_[0], events_[used_ - 1]);
+      if (used_ > 1) std::swap(events_[0], events_[used_ - 1]);
       buckets_[0] = buckets_[used_ - 1];
       used_ = 1;
     } else {
