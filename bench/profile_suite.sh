@@ -5,7 +5,8 @@
 #                                    fitness benchmarks, the --profile overhead and profiled
 #                                    500,000-evaluation Rastrigin runs at 1e5, 1e6, 3e6 (Table 14)
 #   bench/profile_suite.sh grid      build, then the reduced experiment grid (bench/experiment.py
-#                                    run --preset reduced), stopped at DEADLINE seconds (330)
+#                                    run --preset reduced), stopped at DEADLINE seconds (330);
+#                                    EXPERIMENT_DIR=folder continues an earlier partial grid
 # `report` needs matplotlib, which the GPU machine lacks: run it where the files come back,
 #   bench/experiment.py report <files>/experiment
 set -uo pipefail
@@ -42,9 +43,12 @@ kernels)
   done
   ;;
 grid)
+  # EXPERIMENT_DIR: a folder of runs to continue (e.g. one committed under bench/results/);
+  # the finished runs are copied to $OUT/experiment either way.
+  dir=${EXPERIMENT_DIR:-$out/experiment}
   python3 bench/experiment.py run --preset reduced --chainsaw build/chainsaw \
-    --out "$out/experiment" --deadline "${DEADLINE:-330}" -- --threads "$(nproc)" \
-    > "$out/experiment.log" 2>&1
+    --out "$dir" --deadline "${DEADLINE:-330}" -- --threads "$(nproc)" > "$out/experiment.log" 2>&1
+  [ "$dir" = "$out/experiment" ] || cp -r "$dir" "$out/experiment"
   tail -5 "$out/experiment.log"
   ;;
 *)
