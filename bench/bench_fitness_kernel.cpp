@@ -1,51 +1,48 @@
-// Fitness kernel throughput on the GPU: a batch of 20 individuals (the paper's crossover batch)
+// Fitness throughput. On the GPU: a batch of 20 individuals (the paper's crossover batch)
 // evaluated per launch, for every paper function at 1e5, 1e6 and 3e6 dimensions and every CEC
-// 2010 function at 1e6. Reports the bytes of genes read per second and their share of the
+// 2010 function at 1e6. On the CPU (fitness_cpu/...): one individual evaluated by the host
+// reduction (all OpenMP threads), every function at 1e5 and 1e6. Reports the bytes of genes read per second and their share of the
 // device's measured copy bandwidth (a device-to-device cudaMemcpy, counting bytes read +
 // written). CEC 2010 evaluations also read o, P's inverse and, for the grouped variables, gather
 // x, o and P again: `logical_GB/s` counts those bytes too.
 #include <benchmark/benchmark.h>
 
-#if defined(CHAINSAW_CUDA)
-#include <cuda_runtime.h>
-
 #include <numeric>
+#include <string>
 #include <vector>
 
-#include "core/cuda_check.hpp"
-#include "core/cuda_engine.hpp"
-#include "core/device_buffer.hpp"
-#include "core/device_info.hpp"
+#include "bench_support.hpp"
+#include "core/rng.hpp"
 #include "fitness/cec2010_instance.hpp"
+#include "fitness/host_fitness.hpp"
+#include "fitness/problem.hpp"
+#if defined(CHAINSAW_CUDA)
+#include "core/cuda_engine.hpp"
+#include "core/device_info.hpp"
+#endif
 
 namespace {
 
 using namespace chainsaw;
 
-double measured_copy_bandwidth() {
-  static const double bandwidth = [] {
-    const std::size_t bytes = std::size_t{1} << 30;
-    DeviceBuffer<unsigned char> a(bytes), b(bytes);
-    CHAINSAW_CUDA_TRY(cudaMemset(a.data(), 1, bytes));
-    cudaEvent_t start, stop;
-    CHAINSAW_CUDA_TRY(cudaEventCreate(&start));
-    CHAINSAW_CUDA_TRY(cudaEventCreate(&stop));
-    CHAINSAW_CUDA_TRY(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
-    const int reps = 20;
-    CHAINSAW_CUDA_TRY(cudaEventRecord(start));
-    for (int r = 0; r < reps; ++r)
-      CHAINSAW_CUDA_TRY(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
-    CHAINSAW_CUDA_TRY(cudaEventRecord(stop));
-    CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    return 2.0 * bytes * reps / (ms * 1e-3);
-  }();
-  return bandwidth;
+void BM_FitnessHost(benchmark::State& state, const char* function) {
+  const Problem problem = Problem::make(function, state.range(0), 1);
+  CounterRng rng(42);
+  std::vector<real_t> x(static_cast<std::size_t>(problem.dim));
+  for (real_t& g : x) g = static_cast<real_t>(problem.lower + problem.width() * rng.uniform());
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(evaluate_host(problem, x.data()));
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  bench::report_bandwidth(state, static_cast<double>(problem.dim) * sizeof(real_t), seconds,
+                          bench::host_copy_bandwidth());
 }
 
+#if defined(CHAINSAW_CUDA)
 void BM_FitnessKernel(benchmark::State& state, const char* function) {
   if (!query_cuda_device().available) {
     state.SkipWithError("no CUDA GPU");
@@ -69,8 +66,8 @@ void BM_FitnessKernel(benchmark::State& state, const char* function) {
   const double bytes = static_cast<double>(config.batch) * config.dim * sizeof(real_t);
   const double rate = bytes * state.iterations() / seconds;
   state.counters["GB/s"] = rate / 1e9;
-  state.counters["copy_bw_GB/s"] = measured_copy_bandwidth() / 1e9;
-  state.counters["pct_of_copy"] = 100.0 * rate / measured_copy_bandwidth();
+  state.counters["copy_bw_GB/s"] = bench::device_copy_bandwidth() / 1e9;
+  state.counters["pct_of_copy"] = 100.0 * rate / bench::device_copy_bandwidth();
   state.counters["us_per_launch"] = 1e6 * seconds / state.iterations();
   if (problem.is_cec2010()) {
     const CecView v = problem.cec->view();
@@ -83,7 +80,20 @@ void BM_FitnessKernel(benchmark::State& state, const char* function) {
   }
 }
 
+#endif  // CHAINSAW_CUDA
+
 void register_all() {
+  std::vector<std::string> names;
+  for (const FunctionInfo& info : all_functions()) names.push_back(info.name);
+  for (const FunctionInfo& info : cec2010_functions()) names.push_back(info.name);
+  for (const std::string& name : names)
+    benchmark::RegisterBenchmark(("fitness_cpu/" + name).c_str(), BM_FitnessHost,
+                                 function_info(name).name)
+        ->Arg(100000)
+        ->Arg(1000000)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+#if defined(CHAINSAW_CUDA)
   for (const char* fn :
        {"rastrigin", "griewank", "salomon", "discus", "sumsquares", "schwefel12"}) {
     benchmark::RegisterBenchmark((std::string("fitness/") + fn).c_str(), BM_FitnessKernel, fn)
@@ -100,6 +110,7 @@ void register_all() {
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
   }
+#endif
 }
 
 }  // namespace
@@ -111,6 +122,3 @@ int main(int argc, char** argv) {
   benchmark::Shutdown();
   return 0;
 }
-#else
-int main() { return 0; }  // CPU-only build: nothing to measure
-#endif

@@ -15,18 +15,16 @@ A quick check on the CPU:
 """
 import argparse
 import csv
-import json
 import os
 import statistics
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from chainsaw_runs import DEFAULT_BINARY, run_once, summary
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--chainsaw", default=os.path.join(ROOT, "build", "chainsaw"))
+    ap.add_argument("--chainsaw", default=DEFAULT_BINARY)
     ap.add_argument("--functions", type=int, nargs="+", default=list(range(1, 21)),
                     help="function numbers 1..20 (default: all)")
     ap.add_argument("--dims", type=int, nargs="+", default=[100000, 1000000])
@@ -47,17 +45,11 @@ def main():
             for seed in range(1, a.seeds + 1):
                 name = f"cec2010-f{n}"
                 path = os.path.join(runs_dir, f"{name}_D{dim}_s{seed}.json")
-                if not os.path.exists(path):
-                    cmd = [a.chainsaw, "run", "--function", name, "--dim", str(dim),
-                           "--evals", str(a.evals), "--seed", str(seed), "--backend", a.backend,
-                           "--quiet", "--output", path] + a.extra
-                    print(" ".join(cmd), flush=True)
-                    done = subprocess.run(cmd)
-                    if done.returncode != 0:
-                        sys.exit(f"cec2010_table: error: {name} D={dim} seed {seed} failed "
-                                 f"(exit {done.returncode})")
-                with open(path) as f:
-                    r = json.load(f)
+                r, ran = run_once(a.chainsaw, ["--function", name, "--dim", dim, "--evals",
+                                               a.evals, "--seed", seed, "--backend", a.backend,
+                                               "--quiet"] + a.extra, path, "cec2010_table")
+                if ran:
+                    print(f"{name} D={dim} seed {seed}: {r['wall_seconds']:.1f} s", flush=True)
                 rows.append({"function": name, "number": n, "dim": dim, "seed": seed,
                              "evals": r["evaluations"]["total"], "backend": r["backend"],
                              "device": r["device"] or "", "genes": r["genes"],
@@ -80,9 +72,9 @@ def main():
         for dim in a.dims:
             errs = [r["best_error"] for r in rows if r["number"] == n and r["dim"] == dim]
             secs = [r["wall_seconds"] for r in rows if r["number"] == n and r["dim"] == dim]
-            std = statistics.stdev(errs) if len(errs) > 1 else 0.0
-            lines.append(f"| F{n} | {dim} | {len(errs)} | {statistics.mean(errs):.3e} | "
-                         f"{std:.3e} | {statistics.median(errs):.3e} | "
+            mean, std, median = summary(errs)
+            lines.append(f"| F{n} | {dim} | {len(errs)} | {mean:.3e} | "
+                         f"{std:.3e} | {median:.3e} | "
                          f"{statistics.mean(secs):.1f} |")
     md_path = os.path.join(a.out, "cec2010.md")
     with open(md_path, "w") as f:

@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 #include <sstream>
+#include <utility>
 
 #include "core/device_buffer.hpp"
 #include "core/error.hpp"
@@ -150,6 +151,108 @@ std::size_t external_device_bytes(const Problem& problem, int max_rows) {
          static_cast<std::size_t>(max_rows) * sizeof(double) + sizeof(unsigned long long);
 }
 
+class CudaEvent {
+ public:
+  CudaEvent() { CHAINSAW_CUDA_TRY(cudaEventCreate(&event_)); }
+  ~CudaEvent() {
+    if (event_) cudaEventDestroy(event_);
+  }
+  CudaEvent(CudaEvent&& other) noexcept : event_(other.event_) { other.event_ = nullptr; }
+  CudaEvent& operator=(CudaEvent&& other) noexcept {
+    std::swap(event_, other.event_);
+    return *this;
+  }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+double elapsed_seconds(const CudaEvent& start, const CudaEvent& stop) {
+  float ms = 0.0f;
+  CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return 1e-3 * static_cast<double>(ms);
+}
+
+// --profile on the GPU: events recorded on the stream at every change of bucket, so that each
+// interval between two marks is device time of one bucket (the stream runs one thing at a
+// time). Off, mark() returns at its first line. The elapsed times are read in collect(), which
+// the engine calls right after it synchronises anyway: profiling adds no sync on the hot path
+// (only when the pool runs out between two syncs, which only a CEC 2010 Solis-Wets application
+// of more than ~400 steps does).
+class EventTimeline {
+ public:
+  static constexpr int kPool = 2048;
+
+  void enable(cudaStream_t stream, KernelProfile* profile) {
+    stream_ = stream;
+    profile_ = profile;
+    if (profile_ && events_.empty()) {
+      events_.reserve(kPool);
+      for (int i = 0; i < kPool; ++i) events_.emplace_back();
+      buckets_.resize(kPool);
+    }
+    used_ = 0;
+  }
+  // Closes the open interval (if any) and opens one of `bucket`; an interval of the same bucket
+  // just goes on (two uploads in a row are one transfer interval: fewer events per batch).
+  void mark(Bucket bucket) {
+    if (!profile_ || (used_ > 0 && buckets_[used_ - 1] == bucket)) return;
+    record(bucket);
+  }
+  // Closes the open interval: the GPU is about to idle (the host waits or decides).
+  void stop() {
+    if (!profile_ || used_ == 0 || buckets_[used_ - 1] == kIdle) return;
+    record(kIdle);
+  }
+  // After a host sync: every interval closed so far is complete.
+  void collect() {
+    if (!profile_ || used_ == 0) return;
+    for (int i = 0; i + 1 < used_; ++i)
+      if (buckets_[i] != kIdle)
+        profile_->add(buckets_[i], elapsed_seconds(events_[i], events_[i + 1]));
+    if (buckets_[used_ - 1] != kIdle) {  // still open: keep it as the first mark
+      if (used_ > 1) std::swap(events_[0], events_[used_ - 1]);
+      buckets_[0] = buckets_[used_ - 1];
+      used_ = 1;
+    } else {
+      used_ = 0;
+    }
+  }
+
+ private:
+  static constexpr Bucket kIdle = Bucket::kCount;
+
+  void record(Bucket bucket) {
+    if (used_ == kPool - 1) {  // keep one event for the stop below
+      record_at(kIdle);
+      CHAINSAW_CUDA_TRY(cudaEventSynchronize(events_[used_ - 1].get()));
+      collect();
+      if (bucket == kIdle) return;
+    }
+    record_at(bucket);
+  }
+  void record_at(Bucket bucket) {
+    CHAINSAW_CUDA_TRY(cudaEventRecord(events_[used_].get(), stream_));
+    buckets_[used_] = bucket;
+    ++used_;
+    // The same interval as an NVTX range on the host's timeline (start/end: they do not nest).
+    if (range_open_) nvtxRangeEnd(range_);
+    range_open_ = bucket != kIdle;
+    if (range_open_) range_ = nvtxRangeStartA(bucket_info(bucket).key);
+  }
+
+  cudaStream_t stream_ = nullptr;
+  KernelProfile* profile_ = nullptr;
+  std::vector<CudaEvent> events_;
+  std::vector<Bucket> buckets_;
+  int used_ = 0;
+  nvtxRangeId_t range_ = 0;
+  bool range_open_ = false;
+};
+
 template <class T>
 DeviceBuffer<T> device_copy(const std::vector<T>& host, cudaStream_t s) {
   DeviceBuffer<T> d(std::max<std::size_t>(1, host.size()));
@@ -189,6 +292,8 @@ struct CudaEngine::Impl {
   SolisWetsParams sw_params;
   LaunchPlan launch;
   int last_ls_syncs = 0;
+  double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
+  EventTimeline timeline;         // --profile
 
   CudaStream stream;
   DeviceBuffer<real_t> genes, bias;
@@ -293,11 +398,22 @@ struct CudaEngine::Impl {
     iota_kernel<<<(capacity + 255) / 256, 256, 0, s>>>(slot_ids.data(), capacity);
     CHAINSAW_CUDA_CHECK_LAUNCH();
     const unsigned rng_blocks = static_cast<unsigned>((launch.rng_states + 255) / 256);
+    CudaEvent rng_start, rng_stop;  // two events once per run: kept whether or not it profiles
+    CHAINSAW_CUDA_TRY(cudaEventRecord(rng_start.get(), s));
     init_rng_kernel<<<rng_blocks, 256, 0, s>>>(
         rng.data(), launch.rng_states,
         derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kCrossover)));
     CHAINSAW_CUDA_CHECK_LAUNCH();
+    CHAINSAW_CUDA_TRY(cudaEventRecord(rng_stop.get(), s));
     stream.synchronize();
+    rng_init_seconds = elapsed_seconds(rng_start, rng_stop);
+  }
+
+  // Every host wait of the engine: the profile's pending intervals are complete after it.
+  void sync() {
+    timeline.stop();
+    stream.synchronize();
+    timeline.collect();
   }
 
   // How many rows of a launch share the GPU: a single row takes every SM, a batch spreads its
@@ -373,14 +489,16 @@ struct CudaEngine::Impl {
 
   template <class T>
   void to_device(T* dst, PinnedBuffer<T>& staging, const T* src, int count) {
+    timeline.mark(Bucket::kTransfers);
     std::copy(src, src + count, staging.data());
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(dst, staging.data(), sizeof(T) * count,
                                       cudaMemcpyHostToDevice, stream.get()));
   }
   void rows_to_host(double* out, int count) {
+    timeline.mark(Bucket::kTransfers);
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(host_out.data(), row_out.data(), sizeof(double) * count,
                                       cudaMemcpyDeviceToHost, stream.get()));
-    stream.synchronize();
+    sync();
     std::copy(host_out.data(), host_out.data() + count, out);
   }
   template <class Fn>
@@ -405,6 +523,7 @@ struct CudaEngine::Impl {
   }
   // f of the slots staged in rows_a[0..rows) (host_slots: the same slots), one batched launch.
   void launch_evaluation(const int* host_slots, int rows) {
+    timeline.mark(Bucket::kFitness);
     if (problem.is_external()) return launch_external_evaluation(host_slots, rows);
     if (problem.is_cec2010()) {
       visit_cec2010(problem.function, [&](auto fn) {
@@ -424,6 +543,7 @@ struct CudaEngine::Impl {
   // CEC 2010 and user objectives, Solis-Wets: evaluates the stored candidate of the step's move
   // and decides.
   void launch_sw_decision(bool forward) {
+    timeline.mark(Bucket::kFitness);
     if (problem.is_external()) {
       problem.external->device(candidate.data(), pitch, 1, dim, external_values.data(),
                                stream.get());
@@ -460,6 +580,7 @@ void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
   for (int first = 0; first < total; first += m.launch.rng_rows) {
     const int rows = std::min(m.launch.rng_rows, total - first);
     m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
+    m.timeline.mark(Bucket::kFitness);  // random genes and their f in one pass
     visit_function(m.problem.function, [&](auto fn) {
       using Fn = decltype(fn);
       device::InitializeOp<Fn> op{m.genes.data(), m.pitch, m.rows_a.data(), m.problem.lower,
@@ -480,6 +601,7 @@ void CudaEngine::distances(const int* from, const int* to, int count, double* ou
     m.to_device(m.rows_b.data(), m.host_b, to + first, rows);
     device::DistanceOp op{m.genes.data(), m.pitch, m.rows_a.data(), m.rows_b.data(),
                           m.row_out.data()};
+    m.timeline.mark(Bucket::kDistances);
     m.launch_reduce(op, device::SquareTerm{}, Impl::Spread::kBatch, rows);
     m.rows_to_host(out + first, rows);
   }
@@ -489,6 +611,7 @@ void CudaEngine::make_children(const ChildSpec* children, int count, double* fit
   Impl& m = *impl_;
   CHAINSAW_EXPECTS(count <= m.launch.rng_rows, "more children than padding slots");
   m.to_device(m.specs.data(), m.host_specs, children, count);
+  m.timeline.mark(Bucket::kCrossover);  // BLX-alpha, BGA, their XORWOW draws and f, fused
   visit_function(m.problem.function, [&](auto fn) {
     using Fn = decltype(fn);
     device::CrossoverOp<Fn> op{m.genes.data(), m.pitch,         m.specs.data(), m.blx_alpha,
@@ -509,6 +632,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   cudaStream_t s = m.stream.get();
   real_t* x = m.slot_genes(request.slot);
   real_t* bias = m.slot_bias(request.slot);
+  m.timeline.mark(Bucket::kSwMoves);
   if (!request.continue_chain)
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias, 0, sizeof(real_t) * m.dim, s));
   device::SwDeviceState& h = m.host_sw[0];
@@ -516,6 +640,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
                             0,                       request.evaluations,
                             request.state.successes, request.state.failures,
                             device::kSwIdle,         0};
+  m.timeline.mark(Bucket::kTransfers);
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.sw_state.data(), &h, sizeof(h), cudaMemcpyHostToDevice, s));
 
   m.last_ls_syncs = 0;
@@ -540,28 +665,40 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
       // budget and at least halve what is left: few host syncs per application.
       const std::int64_t steps = (left + 1) / 2;
+      m.timeline.mark(Bucket::kSwMoves);
       for (std::int64_t k = 0; k < steps; ++k) {
         curandState* current = buffers[(h.rng_parity + k) & 1];
         curandState* next = buffers[(h.rng_parity + k + 1) & 1];
         constexpr auto kOneRow = Impl::Spread::kOneRow;
         sw_shape = m.launch_reduce(forward, term, kOneRow, 1, current, next, blocks_cap);
-        if (cec) m.launch_sw_decision(true);
+        // CEC 2010: the candidate's evaluation is a launch of its own (fitness).
+        if (cec) {
+          m.launch_sw_decision(true);
+          m.timeline.mark(Bucket::kSwMoves);
+        }
         m.launch_reduce(backward, term, kOneRow, 1, current, current, blocks_cap);
-        if (cec) m.launch_sw_decision(false);
+        if (cec) {
+          m.launch_sw_decision(false);
+          m.timeline.mark(Bucket::kSwMoves);
+        }
         m.launch_reduce(apply, device::NoTerm{}, kOneRow, 1, current, current, blocks_cap);
       }
+      m.timeline.mark(Bucket::kTransfers);
       CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
-      m.stream.synchronize();
+      m.sync();
       ++m.last_ls_syncs;
       left = h.budget - h.evaluations;
     }
   });
 
-  if (h.rng_parity == 1)  // the current states ended in the spare buffer: bring them home
+  if (h.rng_parity == 1) {  // the current states ended in the spare buffer: bring them home
+    m.timeline.mark(Bucket::kSwMoves);
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(
         m.rng.data(), m.rng_alt.data(),
         sizeof(curandState) * static_cast<std::size_t>(sw_shape.blocks_x) * kThreads,
         cudaMemcpyDeviceToDevice, s));
+    m.timeline.stop();  // timed at the next sync
+  }
 
   LocalSearchResult result;
   result.fitness = h.f_current;
@@ -573,45 +710,35 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
 void CudaEngine::sort_slots(int* order) {
   Impl& m = *impl_;
   std::size_t temp_bytes = m.sort_temp.size();
+  m.timeline.mark(Bucket::kSort);
   // Radix sort is stable and the values start as 0..capacity-1: ties keep slot order, so this
   // is the sort by (fitness, slot) of the host backend.
   CHAINSAW_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
       m.sort_temp.data(), temp_bytes, m.fitness.data(), m.sorted_fitness.data(), m.slot_ids.data(),
       m.order.data(), m.capacity, 0, 64, m.stream.get()));
+  m.timeline.mark(Bucket::kTransfers);
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_order.data(), m.order.data(), sizeof(int) * m.capacity,
                                     cudaMemcpyDeviceToHost, m.stream.get()));
-  m.stream.synchronize();
+  m.sync();
   std::copy(m.host_order.data(), m.host_order.data() + m.capacity, order);
 }
 
 void CudaEngine::read_genes(int slot, real_t* out) {
   Impl& m = *impl_;
+  m.timeline.mark(Bucket::kTransfers);
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_genes(slot), sizeof(real_t) * m.dim,
                                     cudaMemcpyDeviceToHost, m.stream.get()));
-  m.stream.synchronize();
+  m.sync();
 }
 
 void CudaEngine::write_genes(int slot, const real_t* genes) {
   Impl& m = *impl_;
+  m.timeline.mark(Bucket::kTransfers);
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_genes(slot), genes, sizeof(real_t) * m.dim,
                                     cudaMemcpyHostToDevice, m.stream.get()));
   double f;
   evaluate({slot}, &f);
 }
-
-namespace {
-class CudaEvent {
- public:
-  CudaEvent() { CHAINSAW_CUDA_TRY(cudaEventCreate(&event_)); }
-  ~CudaEvent() { cudaEventDestroy(event_); }
-  CudaEvent(const CudaEvent&) = delete;
-  CudaEvent& operator=(const CudaEvent&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
-}  // namespace
 
 double CudaEngine::time_evaluation(const std::vector<int>& slots, int repetitions) {
   Impl& m = *impl_;
@@ -624,9 +751,7 @@ double CudaEngine::time_evaluation(const std::vector<int>& slots, int repetition
   for (int r = 0; r < repetitions; ++r) m.launch_evaluation(slots.data(), rows);
   CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), m.stream.get()));
   CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
-  float ms = 0.0f;
-  CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-  return ms * 1e-3 / repetitions;
+  return elapsed_seconds(start, stop) / repetitions;
 }
 
 void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
@@ -643,9 +768,10 @@ void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
 double CudaEngine::fitness(int slot) {
   Impl& m = *impl_;
   double f;
+  m.timeline.mark(Bucket::kTransfers);
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&f, m.fitness.data() + slot, sizeof(double),
                                     cudaMemcpyDeviceToHost, m.stream.get()));
-  m.stream.synchronize();
+  m.sync();
   return f;
 }
 
@@ -653,6 +779,7 @@ double CudaEngine::distance_to_optimum(int slot) {
   Impl& m = *impl_;
   if (m.problem.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
   device::OptimumDistanceOp op{m.genes.data(), m.pitch, slot, m.problem.shift, m.row_out.data()};
+  m.timeline.mark(Bucket::kDistances);
   m.launch_reduce(op, device::SquareTerm{}, Impl::Spread::kOneRow, 1);
   double d;
   m.rows_to_host(&d, 1);
@@ -714,5 +841,14 @@ std::int64_t CudaEngine::invalid_evaluations() {
   m.stream.synchronize();
   return static_cast<std::int64_t>(n);
 }
+
+void CudaEngine::set_profile(KernelProfile* profile) {
+  Impl& m = *impl_;
+  m.sync();  // nothing of before is timed into the new profile
+  m.timeline.enable(m.stream.get(), profile);
+  if (profile) profile->add(Bucket::kRngInit, m.rng_init_seconds);
+}
+
+void CudaEngine::flush_profile() { impl_->sync(); }
 
 }  // namespace chainsaw

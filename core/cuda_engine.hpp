@@ -51,6 +51,9 @@ class CudaEngine final : public Engine {
   RngSnapshot save_rng() override;
   void restore_rng(const RngSnapshot& snapshot) override;
   std::int64_t invalid_evaluations() override;
+  // CUDA events around every pass, read where the engine synchronises anyway.
+  void set_profile(KernelProfile* profile) override;
+  void flush_profile() override;
 
   // Evaluates stored slots in one batched launch (benchmarks time the fitness kernel with it).
   void evaluate(const std::vector<int>& slots, double* fitness);

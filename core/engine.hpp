@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/profiling.hpp"
 #include "core/types.hpp"
 #include "localsearch/solis_wets.hpp"
 
@@ -82,6 +83,13 @@ class Engine {
   // Values of a user objective that were NaN or -inf (stored as +inf, ranked last), counted
   // since the engine was built.
   virtual std::int64_t invalid_evaluations() = 0;
+  // --profile: from now on every pass adds its time to `profile` by bucket (nullptr: off, the
+  // default; the RNG initialisation done at construction is added when profiling starts).
+  // Checkpoint copies (the slot arrays, fitness, RNG) are not bucketed: the caller times them
+  // as checkpoint I/O.
+  virtual void set_profile(KernelProfile* profile) = 0;
+  // Completes the timings of passes still in flight (the GPU's): call before reading `profile`.
+  virtual void flush_profile() {}
 };
 
 }  // namespace chainsaw

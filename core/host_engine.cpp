@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
@@ -69,6 +70,8 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
   const std::uint64_t first_op = operation_;
   operation_ += static_cast<std::uint64_t>(count);
   const double lower = problem_.lower, width = problem_.width();
+  // Random genes and their f in one sweep: the initial population counts as fitness.
+  ScopedBucket timer(profile_, Bucket::kFitness);
   visit_function(problem_.function, [&](auto fn) {
     using Fn = decltype(fn);
     std::vector<typename Fn::Partial> partials(static_cast<size_t>(count * chunks));
@@ -95,6 +98,7 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
 }
 
 void HostEngine::distances(const int* from, const int* to, int count, double* out) {
+  ScopedBucket timer(profile_, Bucket::kDistances);
   const Dim chunks = host_chunk_count(dim_);
   std::vector<double> partials(static_cast<size_t>(count * chunks));
 #pragma omp parallel for collapse(2) schedule(static) if (count * chunks > 1)
@@ -125,6 +129,7 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
   visit_function(problem_.function, [&](auto fn) {
     using Fn = decltype(fn);
     std::vector<typename Fn::Partial> partials(static_cast<size_t>(count * chunks));
+    std::optional<ScopedBucket> timer(std::in_place, profile_, Bucket::kCrossover);
 #pragma omp parallel for collapse(2) schedule(static) if (count * chunks > 1)
     for (Dim i = 0; i < count; ++i) {
       for (Dim c = 0; c < chunks; ++c) {
@@ -142,6 +147,8 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
             });
       }
     }
+    // CEC 2010's and a user objective's pass only made the genes: their evaluation is a fitness pass of its own.
+    if (problem_.evaluates_stored_vectors()) timer.emplace(profile_, Bucket::kFitness);
     if (problem_.is_external()) {
       std::vector<int> slots(static_cast<size_t>(count));
       for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
@@ -160,8 +167,11 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
   const double lower = problem_.lower, upper = problem_.upper;
   real_t* x = genes_of(request.slot);
   real_t* bias = bias_of(request.slot);
-  if (!request.continue_chain) std::fill(bias, bias + dim_, real_t{0});
-  std::copy(x, x + dim_, current_.begin());
+  {
+    ScopedBucket timer(profile_, Bucket::kSwMoves);
+    if (!request.continue_chain) std::fill(bias, bias + dim_, real_t{0});
+    std::copy(x, x + dim_, current_.begin());
+  }
 
   LocalSearchResult result;
   result.state = request.state;
@@ -175,6 +185,7 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
       real_t* cur = current_.data();
       real_t* cand = candidate_.data();
       real_t* dif = dif_.data();
+      std::optional<ScopedBucket> timer(std::in_place, profile_, Bucket::kSwMoves);
 #pragma omp parallel for schedule(static) if (chunks > 1)
       for (Dim c = 0; c < chunks; ++c) {
         CounterRng rng(chunk_key(RngPurpose::kSolisWets, op, c));
@@ -189,6 +200,7 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
               return cand[j];
             });
       }
+      if (problem_.evaluates_stored_vectors()) timer.emplace(profile_, Bucket::kFitness);
       if (problem_.is_external()) {
         double f = 0.0;
         invalid_ += evaluate_external_host(problem_, candidate_.data(), dim_, 1, &f);
@@ -198,6 +210,7 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
     };
     auto update_bias = [&](SwOutcome outcome) {
       const real_t* dif = dif_.data();
+      ScopedBucket timer(profile_, Bucket::kSwMoves);
 #pragma omp parallel for schedule(static) if (dim_ > kHostChunk)
       for (Dim j = 0; j < dim_; ++j) {
         if (outcome == SwOutcome::kForwardSuccess)
@@ -235,6 +248,7 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
   });
 
   if (f_current < request.fitness) {
+    ScopedBucket timer(profile_, Bucket::kSwMoves);
     std::copy(current_.begin(), current_.end(), x);
     fitness_[request.slot] = f_current;
   }
@@ -243,6 +257,7 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
 }
 
 void HostEngine::sort_slots(int* order) {
+  ScopedBucket timer(profile_, Bucket::kSort);
   std::iota(order, order + capacity_, 0);
   std::sort(order, order + capacity_, [this](int a, int b) {
     return fitness_[a] < fitness_[b] || (fitness_[a] == fitness_[b] && a < b);
@@ -255,6 +270,7 @@ void HostEngine::read_genes(int slot, real_t* out) {
 }
 
 void HostEngine::write_genes(int slot, const real_t* genes) {
+  ScopedBucket timer(profile_, Bucket::kFitness);
   std::copy(genes, genes + dim_, genes_of(slot));
   if (problem_.is_external()) {
     double f = 0.0;
@@ -265,6 +281,7 @@ void HostEngine::write_genes(int slot, const real_t* genes) {
 }
 
 double HostEngine::distance_to_optimum(int slot) {
+  ScopedBucket timer(profile_, Bucket::kDistances);
   if (problem_.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
   const real_t* x = genes_of(slot);
   const Dim chunks = host_chunk_count(dim_);

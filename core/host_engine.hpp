@@ -35,6 +35,7 @@ class HostEngine final : public Engine {
   RngSnapshot save_rng() override;
   void restore_rng(const RngSnapshot& snapshot) override;
   std::int64_t invalid_evaluations() override { return invalid_; }
+  void set_profile(KernelProfile* profile) override { profile_ = profile; }
 
   // The slot's Solis-Wets bias vector (tests inspect chain state through it).
   const real_t* bias(int slot) const { return &bias_[static_cast<size_t>(slot) * dim_]; }
@@ -57,6 +58,7 @@ class HostEngine final : public Engine {
   std::uint64_t seed_;
   std::uint64_t operation_ = 0;  // advances once per random operation: the RNG's whole state
   std::int64_t invalid_ = 0;     // a user objective's NaN and -inf values
+  KernelProfile* profile_ = nullptr;  // --profile: steady-clock time of every pass
 
   std::vector<real_t> genes_;  // capacity x dim, slot-major
   std::vector<real_t> bias_;   // capacity x dim, the Solis-Wets bias of each slot's chain

@@ -15,7 +15,7 @@
 
 #include "core/config.hpp"
 #include "core/engine.hpp"
-#include "core/phase_timer.hpp"
+#include "core/profiling.hpp"
 #include "core/population.hpp"
 #include "core/rng.hpp"
 #include "fitness/problem.hpp"

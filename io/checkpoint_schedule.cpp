@@ -8,9 +8,11 @@ namespace chainsaw {
 
 CheckpointSchedule::CheckpointSchedule(std::string flag, std::string path,
                                        CheckpointInterval every, Backend backend,
-                                       std::function<bool()> stop_requested)
+                                       std::function<bool()> stop_requested,
+                                       KernelProfile* profile)
     : flag_(std::move(flag)), path_(std::move(path)), every_(every), backend_(backend),
-      stop_requested_(std::move(stop_requested)), last_time_(std::chrono::steady_clock::now()) {}
+      stop_requested_(std::move(stop_requested)), profile_(profile),
+      last_time_(std::chrono::steady_clock::now()) {}
 
 bool CheckpointSchedule::at_safe_point(MaSwChains& algorithm) {
   if (stop_requested_ && stop_requested_()) {
@@ -44,11 +46,15 @@ bool CheckpointSchedule::due(const MaSwChains& algorithm) const {
 
 void CheckpointSchedule::write(MaSwChains& algorithm, const char* reason) {
   const auto start = std::chrono::steady_clock::now();
-  write_checkpoint(flag_, path_, algorithm, backend_, reason);
+  {
+    NvtxRange range(phase_name(Phase::kCheckpoint));
+    write_checkpoint(flag_, path_, algorithm, backend_, reason);
+  }
   last_time_ = std::chrono::steady_clock::now();
   last_evaluations_ = algorithm.counters().evaluations;
-  algorithm.add_phase_time(Phase::kCheckpoint,
-                           std::chrono::duration<double>(last_time_ - start).count());
+  const double seconds = std::chrono::duration<double>(last_time_ - start).count();
+  algorithm.add_phase_time(Phase::kCheckpoint, seconds);
+  if (profile_) profile_->add(Bucket::kCheckpointIo, seconds);
 }
 
 }  // namespace chainsaw

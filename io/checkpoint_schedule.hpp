@@ -12,6 +12,7 @@
 
 #include "core/config.hpp"
 #include "core/ma_sw_chains.hpp"
+#include "core/profiling.hpp"
 #include "io/parse_value.hpp"
 
 namespace chainsaw {
@@ -20,8 +21,10 @@ class CheckpointSchedule {
  public:
   // path empty: no checkpoints. stop_requested (may be empty): true stops the run at the next
   // safe point, after a checkpoint there. flag names the path in error messages.
+  // profile (may be null, --profile): the writes are added to its checkpoint I/O bucket.
   CheckpointSchedule(std::string flag, std::string path, CheckpointInterval every,
-                     Backend backend, std::function<bool()> stop_requested = {});
+                     Backend backend, std::function<bool()> stop_requested = {},
+                     KernelProfile* profile = nullptr);
 
   // For MaSwChains::run's SafePointFn: false stops the run.
   bool at_safe_point(MaSwChains& algorithm);
@@ -37,6 +40,7 @@ class CheckpointSchedule {
   CheckpointInterval every_;
   Backend backend_;
   std::function<bool()> stop_requested_;
+  KernelProfile* profile_;
   std::chrono::steady_clock::time_point last_time_;
   std::int64_t last_evaluations_ = 0;
   bool final_written_ = false;

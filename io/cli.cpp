@@ -24,6 +24,8 @@
 #include "core/engine_factory.hpp"
 #include "core/error.hpp"
 #include "core/ma_sw_chains.hpp"
+#include "core/convergence_trace.hpp"
+#include "core/profiling.hpp"
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
 #include "io/checkpoint.hpp"
@@ -31,6 +33,7 @@
 #include "io/instance_file.hpp"
 #include "io/output_file.hpp"
 #include "io/parse_value.hpp"
+#include "io/profile_report.hpp"
 #include "io/progress.hpp"
 #include "io/result_json.hpp"
 #include "io/version.hpp"
@@ -54,6 +57,7 @@ struct RunOptions {
   Config config;
   std::string output;  // empty: the JSON goes to stdout
   bool quiet = false;
+  bool profile = false;
   bool dry_run = false;
   std::string checkpoint;  // empty: no checkpoints
   CheckpointInterval checkpoint_every;
@@ -84,6 +88,12 @@ void add_number(CLI::App& app, RunOptions& o, const std::string& flag, T& target
 }
 
 // Shared by `run` and `resume`.
+void add_profile_option(CLI::App& app, RunOptions& o) {
+  app.add_flag("--profile", o.profile,
+               "time every engine pass (CUDA events on the GPU) and print the time per phase of "
+               "the paper's Table 14 at the end (not with -q); also the result's `profile`");
+}
+
 void add_checkpoint_options(CLI::App& app, RunOptions& o) {
   app.add_option("--checkpoint", o.checkpoint,
                  "HDF5 checkpoint file, written crash-safely at the end, on SIGINT/SIGTERM and "
@@ -129,6 +139,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                                           "default: the JSON goes to stdout")
       ->type_name("FILE");
   run.add_flag("--quiet,-q", o.quiet, "no progress line and no summary line");
+  add_profile_option(run, o);
   run.add_flag("--dry-run", o.dry_run,
                "print the memory plan and whether it fits, then exit (0: fits, 2: does not)");
   add_checkpoint_options(run, o);
@@ -290,24 +301,45 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
   if (config.threads > 0) omp_set_num_threads(config.threads);
   env.threads = omp_get_max_threads();
 
-  const auto setup_start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  ProfileReport profile;
+  KernelProfile* const buckets = o.profile ? &profile.buckets : nullptr;
+  const auto setup_start = Clock::now();
   const Problem problem = make();
   const auto engine = make_engine(config, problem, env.backend);
+  if (buckets) engine->set_profile(buckets);
   MaSwChains algorithm(config, problem, *engine);
-  if (prepare) prepare(algorithm);
-  env.setup_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+  if (prepare) {
+    ScopedBucket timer(buckets, Bucket::kCheckpointIo);
+    prepare(algorithm);
+  }
+  env.setup_seconds = seconds_since(setup_start);
 
   StopSignals signals;
   CheckpointSchedule schedule("--checkpoint", o.checkpoint, o.checkpoint_every, env.backend,
-                              [&signals] { return signals.received() != 0; });
+                              [&signals] { return signals.received() != 0; }, buckets);
+  ConvergenceTrace trace;
   RunResult result;
+  const auto run_start = Clock::now();
   {
     ProgressLine progress(stderr, !o.quiet && ::isatty(STDERR_FILENO));
-    result = algorithm.run([&progress](const Progress& p) { progress.update(p); },
-                           [&schedule](MaSwChains& a) { return schedule.at_safe_point(a); });
+    result = algorithm.run(
+        [&progress, &trace](const Progress& p) {
+          progress.update(p);
+          trace.add(p);
+        },
+        [&schedule](MaSwChains& a) { return schedule.at_safe_point(a); });
     // A signal during the last unit comes too late to stop anything: the run is complete.
     if (algorithm.done()) schedule.at_end(algorithm);
+  }
+  if (buckets) {
+    engine->flush_profile();
+    profile.clock = env.backend == Backend::kCuda ? "cuda_events" : "steady_clock";
+    profile.setup_seconds = env.setup_seconds;
+    profile.run_seconds = seconds_since(run_start);
   }
   if (const int signal_number = signals.received(); signal_number != 0 && !algorithm.done()) {
     const char* name = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
@@ -322,14 +354,18 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
     return 128 + signal_number;
   }
 
-  const std::string json = result_to_json(config, env, result).dump(2) + "\n";
+  const std::string json =
+      result_to_json(config, env, result, &trace, buckets ? &profile : nullptr).dump(2) + "\n";
   if (o.output.empty()) {
     std::fwrite(json.data(), 1, json.size(), stdout);
     std::fflush(stdout);
   } else {
     write_file_atomically("--output", o.output, json);
   }
-  if (!o.quiet) std::fprintf(stderr, "%s\n", summary_line(config, env, result, o.output).c_str());
+  if (!o.quiet) {
+    std::fprintf(stderr, "%s\n", summary_line(config, env, result, o.output).c_str());
+    if (buckets) std::fputs(profile_table(profile).c_str(), stderr);
+  }
   return 0;
 }
 
@@ -394,6 +430,7 @@ void add_resume_options(CLI::App& resume, ResumeOptions& r) {
              [&r](const std::string& f, const std::string& t) { r.dim = parse_int64(f, t); });
   resume.add_option("--output,-o", o.output, "result JSON file; default: stdout")->type_name("FILE");
   resume.add_flag("--quiet,-q", o.quiet, "no progress line and no summary line");
+  add_profile_option(resume, o);
   add_checkpoint_options(resume, o);
   resume.get_option("--checkpoint")
       ->description("where to write checkpoints (default: the resumed file itself)");

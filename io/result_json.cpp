@@ -79,7 +79,8 @@ Config config_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment& env,
-                                      const RunResult& r) {
+                                      const RunResult& r, const ConvergenceTrace* trace,
+                                      const ProfileReport* profile) {
   nlohmann::ordered_json j;
   j["chainsaw_version"] = kVersion;
   j["genes"] = sizeof(real_t) == 8 ? "float64" : "float32";
@@ -122,6 +123,13 @@ nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment
   // Host bookkeeping between the timed phases (progress reports, S_LS scans).
   const double other = r.wall_seconds - r.phases.total();
   j["other_seconds"] = other > 0.0 ? other : 0.0;
+  // [evaluations, seconds, best fitness] per point, compact: a curve, not a record per round.
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  if (trace)
+    for (const ConvergenceTrace::Point& p : trace->points())
+      points.push_back({p.evaluations, p.seconds, p.best_fitness});
+  j["trace"] = points;
+  j["profile"] = profile ? profile_to_json(*profile) : nlohmann::ordered_json();
   return j;
 }
 

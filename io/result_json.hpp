@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/config.hpp"
+#include "core/convergence_trace.hpp"
 #include "core/ma_sw_chains.hpp"
+#include "io/profile_report.hpp"
 
 namespace chainsaw {
 
@@ -30,7 +32,10 @@ nlohmann::ordered_json config_to_json(const Config& config);
 // The inverse of config_to_json; throws UserError naming the first missing or bad field.
 Config config_from_json(const nlohmann::json& json);
 
+// `trace` and `profile` may be null: the file then has `"trace": []` and `"profile": null`.
 nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment& environment,
-                                      const RunResult& result);
+                                      const RunResult& result,
+                                      const ConvergenceTrace* trace = nullptr,
+                                      const ProfileReport* profile = nullptr);
 
 }  // namespace chainsaw

@@ -10,7 +10,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev  # command line, formatting, result JSON
   libhdf5-dev                      # checkpoints
   libgtest-dev libbenchmark-dev    # tests, benchmarks
-  python3                          # experiment scripts
+  python3 python3-matplotlib       # experiment scripts (matplotlib: the report's plots)
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

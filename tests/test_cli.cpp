@@ -19,7 +19,7 @@
 
 #include "core/config.hpp"
 #include "core/ma_sw_chains.hpp"
-#include "core/phase_timer.hpp"
+#include "core/profiling.hpp"
 #include "io/result_json.hpp"
 
 #include "cli_support.hpp"

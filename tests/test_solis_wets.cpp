@@ -12,7 +12,7 @@
 
 #include "core/host_engine.hpp"
 #include "core/ma_sw_chains.hpp"
-#include "core/phase_timer.hpp"
+#include "core/profiling.hpp"
 #include "core/population.hpp"
 #include "core/rng.hpp"
 #include "localsearch/ls_chain.hpp"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/host_engine.hpp"
-#include "core/phase_timer.hpp"
+#include "core/profiling.hpp"
 #include "core/population.hpp"
 #include "core/rng.hpp"
 #include "ssga/bga_mutation.hpp"

@@ -277,6 +277,7 @@ class RecordingEngine final : public Engine {
   RngSnapshot save_rng() override { return inner_.save_rng(); }
   void restore_rng(const RngSnapshot& snapshot) override { inner_.restore_rng(snapshot); }
   std::int64_t invalid_evaluations() override { return inner_.invalid_evaluations(); }
+  void set_profile(KernelProfile* profile) override { inner_.set_profile(profile); }
 
   std::int64_t evaluations = 0;  // as the calls add up
   std::vector<DistanceCall> distance_calls;

@@ -1,0 +1,173 @@
+// Where a run's time goes, at two levels, and the NVTX ranges that show the same phases in
+// Nsight Systems/Compute:
+//  - PhaseTimers: host wall time per phase of the host loop, always on (`phases` in the result
+//    file). Every engine call is synchronous from the host's point of view, so host time around
+//    it is the phase's time on either backend.
+//  - KernelProfile (`chainsaw run --profile`): time per pass inside the engines, in the buckets of
+//    the paper's Table 14, measured with CUDA events on the GPU and the steady clock on the CPU
+//    (`profile` in the result file).
+// NVTX is compiled only when the build has CUDA (NVTX3 is header-only and ships with the
+// toolkit); elsewhere the ranges are empty inline functions.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+
+#if defined(CHAINSAW_CUDA)
+#include <nvtx3/nvToolsExt.h>
+#endif
+
+namespace chainsaw {
+
+// A range on the NVTX stack of this thread: without a tool attached a push costs a few
+// nanoseconds, so the host-loop phases carry one whether or not the run profiles.
+class NvtxRange {
+ public:
+  explicit NvtxRange([[maybe_unused]] const char* name) {
+#if defined(CHAINSAW_CUDA)
+    nvtxRangePushA(name);
+#endif
+  }
+  ~NvtxRange() {
+#if defined(CHAINSAW_CUDA)
+    nvtxRangePop();
+#endif
+  }
+  NvtxRange(const NvtxRange&) = delete;
+  NvtxRange& operator=(const NvtxRange&) = delete;
+};
+
+enum class Phase : std::size_t {
+  kInitialization,  // random genes and their first evaluation
+  kDistances,       // NAM distances
+  kCrossover,       // BLX-alpha + BGA + the children's evaluation (fused)
+  kLocalSearch,     // Solis-Wets moves and their evaluations
+  kSort,            // index sort of (fitness, slot)
+  kSelection,       // host decisions: parents, mutation draws, the LS individual
+  kCheckpoint,      // writing checkpoints
+  kCount
+};
+
+inline const char* phase_name(Phase p) {
+  static constexpr const char* names[] = {"initialization", "distances", "crossover",
+                                          "local_search",   "sort",      "selection",
+                                          "checkpoint_io"};
+  return names[static_cast<std::size_t>(p)];
+}
+
+class PhaseTimers {
+ public:
+  void add(Phase p, double seconds) { seconds_[static_cast<std::size_t>(p)] += seconds; }
+  void set(Phase p, double seconds) { seconds_[static_cast<std::size_t>(p)] = seconds; }
+  double seconds(Phase p) const { return seconds_[static_cast<std::size_t>(p)]; }
+  double total() const {
+    double t = 0.0;
+    for (double s : seconds_) t += s;
+    return t;
+  }
+
+ private:
+  std::array<double, static_cast<std::size_t>(Phase::kCount)> seconds_{};
+};
+
+// Times a host-loop phase and marks it for Nsight: call sites mark a phase once.
+class ScopedPhase {
+ public:
+  ScopedPhase(PhaseTimers& timers, Phase phase)
+      : range_(phase_name(phase)),
+        timers_(timers),
+        phase_(phase),
+        start_(std::chrono::steady_clock::now()) {}
+  ~ScopedPhase() {
+    const std::chrono::duration<double> d = std::chrono::steady_clock::now() - start_;
+    timers_.add(phase_, d.count());
+  }
+  ScopedPhase(const ScopedPhase&) = delete;
+  ScopedPhase& operator=(const ScopedPhase&) = delete;
+
+ private:
+  NvtxRange range_;
+  PhaseTimers& timers_;
+  Phase phase_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// The paper's Table 14 buckets. A pass that makes genes and evaluates them in one sweep (the
+// fused passes) is counted where the genes are made; `kFitness` holds the passes that only
+// evaluate. Whatever no bucket holds is "other" (host decisions, launch gaps, set-up).
+enum class Bucket : std::size_t {
+  kFitness,       // evaluation-only passes; the initial population (random genes + f, fused)
+  kCrossover,     // BLX-alpha + BGA + their random numbers, children's f fused
+  kDistances,     // NAM distances, distance to the optimum
+  kSwMoves,       // Solis-Wets candidate moves, their f fused, bias updates
+  kSort,          // (fitness, slot) sort
+  kTransfers,     // host<->device copies of indices, specs, fitness, order, SW state
+  kRngInit,       // cuRAND state initialisation (once, when the engine is built)
+  kCheckpointIo,  // writing (and, on resume, reading) checkpoints
+  kCount
+};
+
+struct BucketInfo {
+  const char* key;    // the result file's name
+  const char* label;  // the table's
+};
+
+inline BucketInfo bucket_info(Bucket b) {
+  static constexpr BucketInfo info[] = {
+      {"fitness", "fitness"},
+      {"crossover_rng", "crossover + RNG (+ children's f, fused)"},
+      {"distances", "distances"},
+      {"solis_wets_moves", "Solis-Wets moves (+ candidates' f, fused)"},
+      {"sort", "sort"},
+      {"transfers", "host<->device transfers"},
+      {"rng_init", "RNG init"},
+      {"checkpoint_io", "checkpoint I/O"},
+  };
+  return info[static_cast<std::size_t>(b)];
+}
+
+class KernelProfile {
+ public:
+  static constexpr std::size_t kBuckets = static_cast<std::size_t>(Bucket::kCount);
+  void add(Bucket b, double seconds) { seconds_[static_cast<std::size_t>(b)] += seconds; }
+  double seconds(Bucket b) const { return seconds_[static_cast<std::size_t>(b)]; }
+  double total() const {
+    double t = 0.0;
+    for (double s : seconds_) t += s;
+    return t;
+  }
+
+ private:
+  std::array<double, kBuckets> seconds_{};
+};
+
+// Steady-clock time of a host pass into a bucket, and its NVTX range; nothing at all when the
+// profile is null (profiling off).
+class ScopedBucket {
+ public:
+  ScopedBucket(KernelProfile* profile, Bucket bucket) : profile_(profile), bucket_(bucket) {
+    if (!profile_) return;
+#if defined(CHAINSAW_CUDA)
+    nvtxRangePushA(bucket_info(bucket).key);
+#endif
+    start_ = std::chrono::steady_clock::now();
+  }
+  ~ScopedBucket() {
+    if (!profile_) return;
+    const std::chrono::duration<double> d = std::chrono::steady_clock::now() - start_;
+    profile_->add(bucket_, d.count());
+#if defined(CHAINSAW_CUDA)
+    nvtxRangePop();
+#endif
+  }
+  ScopedBucket(const ScopedBucket&) = delete;
+  ScopedBucket& operator=(const ScopedBucket&) = delete;
+
+ private:
+  KernelProfile* profile_;
+  Bucket bucket_;
+  std::chrono::steady_clock::time_point start_{};
+};
+
+}  // namespace chainsaw
