@@ -75,21 +75,39 @@ double residual_host(const Csr& a, const std::vector<double>& b, const real_t* x
 }
 
 // out[r] = sum_i (ax[r * m + i] - b_i)^2, one block per row, a fixed tree: reproducible.
-__global__ void residual_kernel(const real_t* ax, const double* b, Dim m, int rows, double* out) {
-  __shared__ double sums[256];
-  const int r = blockIdx.x;
-  double s = 0.0;
-  for (Dim i = threadIdx.x; i < m; i += blockDim.x) {
-    const double d = static_cast<double>(ax[r * m + i]) - b[i];
-    s += d * d;
-  }
+// ||A x - b||^2 of each row of the batch in two deterministic passes: kPartials blocks per row
+// each sum a contiguous slice (a Solis-Wets step evaluates a single row: one block per row
+// would leave all but one SM idle), then one block per row adds the partials in a fixed order.
+constexpr int kThreads = 256, kPartials = 256;
+
+__device__ double block_sum(double s) {
+  __shared__ double sums[kThreads];
   sums[threadIdx.x] = s;
   __syncthreads();
-  for (int w = blockDim.x / 2; w > 0; w /= 2) {
+  for (int w = kThreads / 2; w > 0; w /= 2) {
     if (threadIdx.x < w) sums[threadIdx.x] += sums[threadIdx.x + w];
     __syncthreads();
   }
-  if (threadIdx.x == 0) out[r] = sums[0];
+  return sums[0];
+}
+
+__global__ void residual_partials_kernel(const real_t* ax, const double* b, Dim m,
+                                         double* partials) {
+  const int r = blockIdx.y;
+  const Dim slice = (m + kPartials - 1) / kPartials;
+  const Dim begin = blockIdx.x * slice, end = begin + slice < m ? begin + slice : m;
+  double s = 0.0;
+  for (Dim i = begin + threadIdx.x; i < end; i += kThreads) {
+    const double d = static_cast<double>(ax[r * m + i]) - b[i];
+    s += d * d;
+  }
+  const double total = block_sum(s);
+  if (threadIdx.x == 0) partials[r * kPartials + blockIdx.x] = total;
+}
+
+__global__ void residual_total_kernel(const double* partials, double* out) {
+  const double total = block_sum(threadIdx.x < kPartials ? partials[blockIdx.x * kPartials + threadIdx.x] : 0.0);
+  if (threadIdx.x == 0) out[blockIdx.x] = total;
 }
 
 // The device state of the objective: A on the GPU, b, the product A X of a batch, SpMM's buffer.
@@ -97,7 +115,8 @@ class LeastSquaresGpu {
  public:
   LeastSquaresGpu(const Csr& a, const std::vector<double>& b, int max_rows)
       : m_(a.rows), n_(a.cols), max_rows_(max_rows), row_ptr_(a.row_ptr.size()), col_(a.col.size()),
-        value_(a.value.size()), b_(b.size()), ax_(static_cast<std::size_t>(a.rows) * max_rows) {
+        value_(a.value.size()), b_(b.size()), ax_(static_cast<std::size_t>(a.rows) * max_rows),
+        partials_(static_cast<std::size_t>(kPartials) * max_rows) {
     copy(row_ptr_, a.row_ptr);
     copy(col_, a.col);
     copy(value_, a.value);
@@ -132,7 +151,10 @@ class LeastSquaresGpu {
                               CUSPARSE_SPMM_CSR_ALG1, buffer_.data()));
     cusparseDestroyDnMat(x);
     cusparseDestroyDnMat(ax);
-    residual_kernel<<<rows, 256, 0, s>>>(ax_.data(), b_.data(), m_, rows, out);
+    residual_partials_kernel<<<dim3(kPartials, rows), kThreads, 0, s>>>(ax_.data(), b_.data(),
+                                                                         m_, partials_.data());
+    CHAINSAW_CUDA_TRY(cudaGetLastError());
+    residual_total_kernel<<<rows, kThreads, 0, s>>>(partials_.data(), out);
     CHAINSAW_CUDA_TRY(cudaGetLastError());
   }
 
@@ -147,6 +169,7 @@ class LeastSquaresGpu {
   DeviceBuffer<real_t> value_;
   DeviceBuffer<double> b_;
   DeviceBuffer<real_t> ax_;
+  DeviceBuffer<double> partials_;
   DeviceBuffer<unsigned char> buffer_;
   cusparseHandle_t handle_ = nullptr;
   cusparseSpMatDescr_t a_ = nullptr;
