@@ -102,7 +102,8 @@ enum class Bucket : std::size_t {
   kDistances,     // NAM distances, distance to the optimum
   kSwMoves,       // Solis-Wets candidate moves, their f fused, bias updates
   kSort,          // (fitness, slot) sort
-  kTransfers,     // host<->device copies of indices, specs, fitness, order, SW state
+  kTransfers,     // host<->device copies of whole individuals (small per-launch copies of
+                  // indices, specs, results go with their kernel: cuda_engine.cu)
   kRngInit,       // cuRAND state initialisation (once, when the engine is built)
   kCheckpointIo,  // writing (and, on resume, reading) checkpoints
   kCount

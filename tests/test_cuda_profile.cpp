@@ -59,8 +59,10 @@ TEST(CudaProfile, ProfilingChangesNothingInTheRun) {
 TEST(CudaProfile, EveryBucketOfARunGetsDeviceTimeWithinTheWallTime) {
   REQUIRE_GPU();
   const ProfiledRun r = run_profiled(profile_config("rastrigin", 100000), true);
+  // Not kTransfers: it holds copies of whole individuals, which this run does not make (the
+  // small per-launch copies are timed with their kernels).
   for (Bucket b : {Bucket::kFitness, Bucket::kCrossover, Bucket::kDistances, Bucket::kSwMoves,
-                   Bucket::kSort, Bucket::kTransfers, Bucket::kRngInit})
+                   Bucket::kSort, Bucket::kRngInit})
     EXPECT_GT(r.profile.seconds(b), 0.0) << bucket_info(b).key;
   EXPECT_EQ(r.profile.seconds(Bucket::kCheckpointIo), 0.0);
   // Intervals of one stream do not overlap: together they fit in the time of the run.
