@@ -18,6 +18,7 @@ import csv
 import os
 import statistics
 import sys
+import time
 
 from chainsaw_runs import DEFAULT_BINARY, run_once, summary
 
@@ -32,8 +33,13 @@ def main():
     ap.add_argument("--seeds", type=int, default=10, help="seeds 1..SEEDS")
     ap.add_argument("--backend", default="auto", choices=["auto", "cpu", "cuda"])
     ap.add_argument("--out", required=True, help="output folder")
+    ap.add_argument("--deadline", type=float, default=0,
+                    help="start no run after this many seconds; the table has the runs there are")
+    ap.add_argument("--report-only", action="store_true",
+                    help="run nothing: the table of the runs already under OUT/runs")
     ap.add_argument("extra", nargs="*", help="more `chainsaw run` flags, after --")
     a = ap.parse_args()
+    start = time.monotonic()
     if any(n < 1 or n > 20 for n in a.functions):
         sys.exit("cec2010_table: error: --functions take numbers 1..20")
 
@@ -45,6 +51,9 @@ def main():
             for seed in range(1, a.seeds + 1):
                 name = f"cec2010-f{n}"
                 path = os.path.join(runs_dir, f"{name}_D{dim}_s{seed}.json")
+                late = a.deadline > 0 and time.monotonic() - start > a.deadline
+                if (a.report_only or late) and not os.path.exists(path):
+                    continue
                 r, ran = run_once(a.chainsaw, ["--function", name, "--dim", dim, "--evals",
                                                a.evals, "--seed", seed, "--backend", a.backend,
                                                "--quiet"] + a.extra, path, "cec2010_table")
@@ -64,7 +73,8 @@ def main():
         w.writerows(rows)
 
     where = rows[0]["backend"] + (" " + rows[0]["device"] if rows[0]["device"] else "")
-    lines = [f"CEC 2010, {a.evals} evaluations, seeds 1..{a.seeds}, {where} "
+    lines = [f"CEC 2010, {a.evals} evaluations, seeds 1..{a.seeds} (runs: how many of them "
+             f"are done), {where} "
              f"({rows[0]['genes']} genes): best error f(best) - f(o)", "",
              "| function | D | runs | mean | std | median | mean time (s) |",
              "|---|---|---|---|---|---|---|"]
@@ -72,6 +82,8 @@ def main():
         for dim in a.dims:
             errs = [r["best_error"] for r in rows if r["number"] == n and r["dim"] == dim]
             secs = [r["wall_seconds"] for r in rows if r["number"] == n and r["dim"] == dim]
+            if not errs:
+                continue
             mean, std, median = summary(errs)
             lines.append(f"| F{n} | {dim} | {len(errs)} | {mean:.3e} | "
                          f"{std:.3e} | {median:.3e} | "
