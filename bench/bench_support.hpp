@@ -81,4 +81,14 @@ inline void report_bandwidth(benchmark::State& state, double bytes_per_iteration
   state.counters["us_per_op"] = 1e6 * seconds / static_cast<double>(state.iterations());
 }
 
+// main() of a benchmark program whose benchmarks are registered at run time (their arguments
+// depend on the build: CUDA or not).
+inline int run_registered_benchmarks(int argc, char** argv, void (*register_all)()) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
 }  // namespace chainsaw::bench

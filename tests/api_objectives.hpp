@@ -8,6 +8,20 @@
 
 namespace chainsaw::test {
 
+// A small run of the library (population 10, batch 4, I_str 100) on `backend`.
+inline Options small_api_options(Dim dim, std::int64_t evaluations, std::uint64_t seed,
+                                 Backend backend) {
+  Options o;
+  o.dim = dim;
+  o.max_evaluations = evaluations;
+  o.seed = seed;
+  o.population_size = 10;
+  o.batch = 4;
+  o.ls_intensity = 100;
+  o.backend = backend;
+  return o;
+}
+
 // The built-in rastrigin (fitness/functions.hpp) as a user writes it: x is the gene, the user
 // applies the benchmark's shift and bias itself.
 struct UserRastrigin {

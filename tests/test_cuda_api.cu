@@ -18,15 +18,7 @@ namespace chainsaw::test {
 namespace {
 
 Options gpu_options(Dim dim, std::int64_t evaluations, std::uint64_t seed = 3) {
-  Options o;
-  o.dim = dim;
-  o.max_evaluations = evaluations;
-  o.seed = seed;
-  o.population_size = 10;
-  o.batch = 4;
-  o.ls_intensity = 100;
-  o.backend = Backend::kCuda;
-  return o;
+  return small_api_options(dim, evaluations, seed, Backend::kCuda);
 }
 
 Config engine_config(const std::string& function, Dim dim) {
