@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -283,6 +285,40 @@ TEST(Shift, DependsOnTheProblemSeedAndOnlyOnIt) {
     if (a.shift(j) == b.shift(j)) ++same_as_b;
   }
   EXPECT_LT(same_as_b, kDim / 100);
+}
+
+// o_j lies on a grid of floats: its double value (what the fitness passes subtract) is exactly
+// the real_t value (what a gene set to o holds), in float32 and float64 builds alike, and it is
+// a float, so both builds solve the same instance.
+TEST(Shift, EveryOptimumCoordinateIsAFloatAndItsDoubleValueIsExact) {
+  constexpr Dim kDim = 50000;
+  for (const char* name : test::kAllFunctions) {
+    const Problem p = Problem::make(name, kDim, 3);
+    int exponent = 0;
+    EXPECT_EQ(std::frexp(p.shift.step, &exponent), 0.5) << name << ": step a power of two";
+    for (Dim j = 0; j < kDim; ++j) {
+      const double o = p.shift.value(j);
+      ASSERT_EQ(o, static_cast<double>(p.shift(j))) << name << ", j = " << j;
+      ASSERT_EQ(o, static_cast<double>(static_cast<float>(o))) << name << ", j = " << j;
+      ASSERT_EQ(std::fmod(o - p.shift.first, p.shift.step), 0.0) << name << ", j = " << j;
+    }
+  }
+}
+
+// Another problem seed gives another set of o_j values, not the same values in another order.
+TEST(Shift, SeedsGiveDifferentSetsOfOptimumCoordinates) {
+  constexpr Dim kDim = 1 << 16;
+  std::vector<double> a(kDim), b(kDim);
+  const Problem pa = Problem::make("rastrigin", kDim, 1), pb = Problem::make("rastrigin", kDim, 2);
+  for (Dim j = 0; j < kDim; ++j) {
+    a[static_cast<size_t>(j)] = pa.shift.value(j);
+    b[static_cast<size_t>(j)] = pb.shift.value(j);
+  }
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  Dim equal = 0;
+  for (Dim j = 0; j < kDim; ++j) equal += a[static_cast<size_t>(j)] == b[static_cast<size_t>(j)];
+  EXPECT_LT(equal, kDim / 100);
 }
 
 TEST(Shift, ConfigProblemSeedDefaultsToTheRunSeed) {
