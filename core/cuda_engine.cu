@@ -487,10 +487,10 @@ struct CudaEngine::Impl {
     return term;
   }
 
-  template <class T>
   // The small per-launch copies (indices, specs, results, a few KiB) are not marked: they are
   // timed with the kernel they feed or follow. Two events each cost --profile more than 2% of
   // the run at 1e5-D; the transfers bucket holds the copies of whole individuals.
+  template <class T>
   void to_device(T* dst, PinnedBuffer<T>& staging, const T* src, int count) {
     std::copy(src, src + count, staging.data());
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(dst, staging.data(), sizeof(T) * count,

@@ -4,7 +4,10 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <ios>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -30,5 +33,16 @@ class TempDirTest : public ::testing::Test {
 
   std::filesystem::path dir_;
 };
+
+// Damages a file in place: the byte at `offset` xor `mask` (e.g. inside a checksummed chunk).
+inline void flip_byte(const std::string& path, std::uint64_t offset, char mask) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(static_cast<std::streamoff>(offset));
+  char byte = 0;
+  f.read(&byte, 1);
+  byte = static_cast<char>(byte ^ mask);
+  f.seekp(static_cast<std::streamoff>(offset));
+  f.write(&byte, 1);
+}
 
 }  // namespace chainsaw::test

@@ -355,14 +355,7 @@ TEST_F(DamagedCheckpoint, FlippedBytesInTheGenes) {
     H5Fclose(file);
   }
   ASSERT_GT(size, 100u);
-  std::fstream f(p("flipped.h5"), std::ios::in | std::ios::out | std::ios::binary);
-  f.seekg(static_cast<std::streamoff>(address + size / 2));
-  char byte = 0;
-  f.read(&byte, 1);
-  byte = static_cast<char>(byte ^ 0x5a);
-  f.seekp(static_cast<std::streamoff>(address + size / 2));
-  f.write(&byte, 1);
-  f.close();
+  test::flip_byte(p("flipped.h5"), address + size / 2, 0x5a);
   // inspect reads no dataset, so only resume can notice.
   const std::string before = read_file(p("flipped.h5"));
   expect_one_line_error(chainsaw("resume " + p("flipped.h5") + " -q"), "population/genes");

@@ -307,14 +307,7 @@ TEST_F(InstanceFiles, AFlippedByteFailsTheChecksum) {
     H5Sclose(space);
   }
   ASSERT_GT(size, 1000u);
-  std::fstream f(p("i.h5"), std::ios::in | std::ios::out | std::ios::binary);
-  f.seekg(static_cast<std::streamoff>(address + size / 2));
-  char byte = 0;
-  f.read(&byte, 1);
-  byte = static_cast<char>(byte ^ 0x21);
-  f.seekp(static_cast<std::streamoff>(address + size / 2));
-  f.write(&byte, 1);
-  f.close();
+  test::flip_byte(p("i.h5"), address + size / 2, 0x21);
   expect_refused(p("i.h5"), "dataset o fails its checksum", "cec2010-f1", 5000);
 }
 
