@@ -3,6 +3,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -158,10 +159,7 @@ class CudaEvent {
     if (event_) cudaEventDestroy(event_);
   }
   CudaEvent(CudaEvent&& other) noexcept : event_(other.event_) { other.event_ = nullptr; }
-  CudaEvent& operator=(CudaEvent&& other) noexcept {
-    std::swap(event_, other.event_);
-    return *this;
-  }
+  CudaEvent& operator=(CudaEvent&&) = delete;
   CudaEvent(const CudaEvent&) = delete;
   CudaEvent& operator=(const CudaEvent&) = delete;
   cudaEvent_t get() const { return event_; }
@@ -176,15 +174,19 @@ double elapsed_seconds(const CudaEvent& start, const CudaEvent& stop) {
   return 1e-3 * static_cast<double>(ms);
 }
 
-// --profile on the GPU: events recorded on the stream at every change of bucket, so that each
-// interval between two marks is device time of one bucket (the stream runs one thing at a
-// time). Off, mark() returns at its first line. The elapsed times are read in collect(), which
-// the engine calls right after it synchronises anyway: profiling adds no sync on the hot path
-// (only when the pool runs out between two syncs, which only a CEC 2010 Solis-Wets application
-// of more than ~400 steps does).
-class EventTimeline {
+// --profile on the GPU. The engine's work comes in windows: what it enqueues between two host
+// syncs. A window is timed by the host clock, from its first mark to the return of the sync that
+// waits for it: the GPU idles at both ends (the host was waiting before, and decides after), so
+// that is the window's device time plus its launch and wait latency. Most windows hold a single
+// bucket (a crossover batch, a distance pass, a sort) and cost no CUDA event at all: at 1e5-D
+// two events per window cost the run 3.5%. A window whose bucket changes (a CEC 2010 or user
+// objective's separate evaluations, a copy then an evaluation) records an event at each change
+// and one at its end; the buckets after the first take their event intervals, the first the
+// rest of the window. Off, mark() returns at its first line; no sync is ever added.
+class PhaseTimeline {
  public:
   static constexpr int kPool = 2048;
+  using Clock = std::chrono::steady_clock;
 
   void enable(cudaStream_t stream, KernelProfile* profile) {
     stream_ = stream;
@@ -194,59 +196,79 @@ class EventTimeline {
       for (int i = 0; i < kPool; ++i) events_.emplace_back();
       buckets_.resize(kPool);
     }
+    open_ = false;
     used_ = 0;
   }
-  // Closes the open interval (if any) and opens one of `bucket`; an interval of the same bucket
-  // just goes on (two uploads in a row are one transfer interval: fewer events per batch).
+  // Work of `bucket` is enqueued next.
   void mark(Bucket bucket) {
-    if (!profile_ || (used_ > 0 && buckets_[used_ - 1] == bucket)) return;
-    record(bucket);
-  }
-  // Closes the open interval: the GPU is about to idle (the host waits or decides).
-  void stop() {
-    if (!profile_ || used_ == 0 || buckets_[used_ - 1] == kIdle) return;
-    record(kIdle);
-  }
-  // After a host sync: every interval closed so far is complete.
-  void collect() {
-    if (!profile_ || used_ == 0) return;
-    for (int i = 0; i + 1 < used_; ++i)
-      if (buckets_[i] != kIdle)
-        profile_->add(buckets_[i], elapsed_seconds(events_[i], events_[i + 1]));
-    if (buckets_[used_ - 1] != kIdle) {  // still open: keep it as the first mark
-      if (used_ > 1) std::swap(events_[0], events_[used_ - 1]);
-      buckets_[0] = buckets_[used_ - 1];
-      used_ = 1;
-    } else {
-      used_ = 0;
+    if (!profile_) return;
+    if (!open_) {
+      open_ = true;
+      window_start_ = Clock::now();
+      first_ = current_ = bucket;
+      begin_range(bucket);
+      return;
     }
+    if (bucket == current_) return;
+    if (used_ == kPool - 1) {  // keep one event for the window's end: close this window
+      host_sync();
+      return mark(bucket);
+    }
+    record(bucket);
+    current_ = bucket;
+    begin_range(bucket);
+  }
+  // The host is about to wait for the stream: the window's work is all enqueued.
+  void stop() {
+    if (!profile_ || !open_) return;
+    if (used_ > 0) record(kEnd);
+    end_range();
+  }
+  // After the host's sync: the window is complete.
+  void collect() {
+    if (!profile_ || !open_) return;
+    const double window = std::chrono::duration<double>(Clock::now() - window_start_).count();
+    double later = 0.0;  // the buckets after the first
+    for (int i = 0; i + 1 < used_; ++i) {
+      const double seconds = elapsed_seconds(events_[i], events_[i + 1]);
+      profile_->add(buckets_[i], seconds);
+      later += seconds;
+    }
+    profile_->add(first_, std::max(0.0, window - later));
+    open_ = false;
+    used_ = 0;
   }
 
  private:
-  static constexpr Bucket kIdle = Bucket::kCount;
+  static constexpr Bucket kEnd = Bucket::kCount;
 
-  void record(Bucket bucket) {
-    if (used_ == kPool - 1) {  // keep one event for the stop below
-      record_at(kIdle);
-      CHAINSAW_CUDA_TRY(cudaEventSynchronize(events_[used_ - 1].get()));
-      collect();
-      if (bucket == kIdle) return;
-    }
-    record_at(bucket);
+  void host_sync() {
+    stop();
+    CHAINSAW_CUDA_TRY(cudaStreamSynchronize(stream_));
+    collect();
   }
-  void record_at(Bucket bucket) {
+  void record(Bucket bucket) {
     CHAINSAW_CUDA_TRY(cudaEventRecord(events_[used_].get(), stream_));
     buckets_[used_] = bucket;
     ++used_;
-    // The same interval as an NVTX range on the host's timeline (start/end: they do not nest).
+  }
+  // The same phases as NVTX ranges on the host's timeline (start/end: they do not nest).
+  void begin_range(Bucket bucket) {
+    end_range();
+    range_ = nvtxRangeStartA(bucket_info(bucket).key);
+    range_open_ = true;
+  }
+  void end_range() {
     if (range_open_) nvtxRangeEnd(range_);
-    range_open_ = bucket != kIdle;
-    if (range_open_) range_ = nvtxRangeStartA(bucket_info(bucket).key);
+    range_open_ = false;
   }
 
   cudaStream_t stream_ = nullptr;
   KernelProfile* profile_ = nullptr;
-  std::vector<CudaEvent> events_;
+  bool open_ = false;  // work was marked since the last collect()
+  Clock::time_point window_start_{};
+  Bucket first_ = kEnd, current_ = kEnd;
+  std::vector<CudaEvent> events_;  // events_[i] starts buckets_[i]; kEnd ends the window
   std::vector<Bucket> buckets_;
   int used_ = 0;
   nvtxRangeId_t range_ = 0;
@@ -293,7 +315,7 @@ struct CudaEngine::Impl {
   LaunchPlan launch;
   int last_ls_syncs = 0;
   double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
-  EventTimeline timeline;         // --profile
+  PhaseTimeline timeline;         // --profile
 
   CudaStream stream;
   DeviceBuffer<real_t> genes, bias;
@@ -696,7 +718,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
         m.rng.data(), m.rng_alt.data(),
         sizeof(curandState) * static_cast<std::size_t>(sw_shape.blocks_x) * kThreads,
         cudaMemcpyDeviceToDevice, s));
-    m.timeline.stop();  // timed at the next sync
+    m.sync();  // the profile's window ends here, not after the host's next decisions
   }
 
   LocalSearchResult result;

@@ -4,7 +4,8 @@
 //    file). Every engine call is synchronous from the host's point of view, so host time around
 //    it is the phase's time on either backend.
 //  - KernelProfile (`chainsaw run --profile`): time per pass inside the engines, in the buckets of
-//    the paper's Table 14, measured with CUDA events on the GPU and the steady clock on the CPU
+//    the paper's Table 14, measured per window of GPU work between two host syncs on the GPU (CUDA events where a
+//    window holds several buckets) and with the steady clock around each pass on the CPU
 //    (`profile` in the result file).
 // NVTX is compiled only when the build has CUDA (NVTX3 is header-only and ships with the
 // toolkit); elsewhere the ranges are empty inline functions.

@@ -337,7 +337,7 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
   }
   if (buckets) {
     engine->flush_profile();
-    profile.clock = env.backend == Backend::kCuda ? "cuda_events" : "steady_clock";
+    profile.clock = env.backend == Backend::kCuda ? "gpu_windows" : "steady_clock";
     profile.setup_seconds = env.setup_seconds;
     profile.run_seconds = seconds_since(run_start);
   }

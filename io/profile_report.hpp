@@ -14,7 +14,7 @@ namespace chainsaw {
 
 struct ProfileReport {
   KernelProfile buckets;
-  const char* clock = "steady_clock";  // the CPU engine's; "cuda_events" on the GPU
+  const char* clock = "steady_clock";  // the CPU engine's; "gpu_windows" on the GPU (core/cuda_engine.cu)
   double setup_seconds = 0.0;          // building the engine (and loading a checkpoint)
   double run_seconds = 0.0;            // the host loop, final checkpoint included
   double total_seconds() const { return setup_seconds + run_seconds; }

@@ -134,14 +134,14 @@ TEST(HostProfile, ProfilingChangesNothingInTheRun) {
 
 TEST(ProfileReport, BucketsAndOtherAddUpToTheTotalInJsonAndTable) {
   ProfileReport r;
-  r.clock = "cuda_events";
+  r.clock = "gpu_windows";
   r.setup_seconds = 0.5;
   r.run_seconds = 9.5;
   r.buckets.add(Bucket::kCrossover, 2.0);
   r.buckets.add(Bucket::kSwMoves, 3.0);
   r.buckets.add(Bucket::kTransfers, 1.0);
   const auto j = profile_to_json(r);
-  EXPECT_EQ(j["clock"], "cuda_events");
+  EXPECT_EQ(j["clock"], "gpu_windows");
   EXPECT_DOUBLE_EQ(j["total_seconds"].get<double>(), 10.0);
   EXPECT_DOUBLE_EQ(j["buckets"]["other"]["seconds"].get<double>(), 4.0);
   EXPECT_DOUBLE_EQ(j["buckets"]["crossover_rng"]["share"].get<double>(), 0.2);
