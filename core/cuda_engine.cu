@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/device_buffer.hpp"
+#include "core/device_passes.cuh"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "fitness/cec2010_instance.hpp"
@@ -25,6 +26,7 @@ namespace {
 
 using device::kThreads;
 using device::ReduceShape;
+using device::Spread;
 
 // Launch sizes from the device (seed 001's lesson). The plan holds the largest shapes (every SM
 // at full occupancy), which size the RNG states and the partials; each launch then takes the one
@@ -316,6 +318,12 @@ struct CudaEngine::Impl {
   int last_ls_syncs = 0;
   double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
   PhaseTimeline timeline;         // --profile
+  // The passes that make and evaluate individuals of this function in one sweep. CEC 2010 and
+  // user batch callbacks only make genes there (GenesOnly), and their evaluation of the stored
+  // vectors is a launch of its own (stored_evaluation); a per-gene user objective compiled by
+  // nvcc brings its own fused passes and runs as a built-in function does.
+  std::shared_ptr<const device::FusedPasses> passes;
+  bool stored_evaluation = false;
 
   CudaStream stream;
   DeviceBuffer<real_t> genes, bias;
@@ -384,7 +392,7 @@ struct CudaEngine::Impl {
 
     cudaStream_t s = stream.get();
     if (p.is_external()) {
-      if (!p.external->device)
+      if (!p.external->device && !p.external->device_passes)
         throw UserError("objective '" + p.external->name +
                         "' has no device callback: it runs on the CPU backend only (a per-gene "
                         "objective gets one when optimize() is compiled by nvcc)");
@@ -409,6 +417,16 @@ struct CudaEngine::Impl {
       cec_view.inverse = inst.inverse.empty() ? nullptr : cec_inverse.data();
       cec_view.rotation = inst.rotation.empty() ? nullptr : cec_rotation.data();
       problem.shift.stored = cec_o.data();  // o for the distance to the optimum
+    }
+    if (problem.is_external() && problem.external->device_passes) {
+      passes = problem.external->device_passes;
+    } else {
+      stored_evaluation = problem.evaluates_stored_vectors();
+      visit_function(problem.function, [&](auto fn) {
+        using Fn = decltype(fn);
+        passes = std::make_shared<device::FusedPassesFor<device::FitnessTerm<Fn>>>(
+            device::FitnessTerm<Fn>{problem.shift});
+      });
     }
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(tickets.data(), 0, tickets.bytes(), s));
     // Empty padding slots rank last until children fill them.
@@ -438,46 +456,33 @@ struct CudaEngine::Impl {
     timeline.collect();
   }
 
-  // How many rows of a launch share the GPU: a single row takes every SM, a batch spreads its
-  // `batch` rows over them (more rows run as further waves).
-  enum class Spread { kOneRow, kBatch };
-
-  // Blocks of this kernel that fit on one SM (registers, shared memory), asked of the driver
-  // once per kernel.
-  template <class Term, class Op>
-  static int blocks_per_sm() {
-    static const int blocks = [] {
-      int n = 0;
-      CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &n, device::produce_reduce_kernel<Term, Op>, kThreads, 0));
-      return std::max(1, n);
-    }();
-    return blocks;
+  // What the fused passes (core/device_passes.cuh) need of the engine.
+  device::PassContext context() {
+    device::PassContext c;
+    c.stream = stream.get();
+    c.sm_count = launch.sm_count;
+    c.batch = launch.batch;
+    c.max_rows = launch.max_rows;
+    c.dim = dim;
+    c.pitch = pitch;
+    c.lower = problem.lower;
+    c.upper = problem.upper;
+    c.blx_alpha = blx_alpha;
+    c.genes = genes.data();
+    c.slot_fitness = fitness.data();
+    c.row_out = row_out.data();
+    c.rng = rng.data();
+    c.partials = partials.data();
+    c.tickets = tickets.data();
+    c.sw_state = sw_state.data();
+    c.invalid = problem.is_external() ? invalid.data() : nullptr;
+    return c;
   }
-
-  // One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
-  // (measured: 1.58 waves cost the 3e6-D evaluation 40% of its time).
-  ReduceShape shape(Spread spread, int blocks_per_sm) const {
-    const int wave = launch.sm_count * std::min(blocks_per_sm, 2048 / kThreads);
-    return ReduceShape::make(dim, spread == Spread::kOneRow ? wave : std::max(1, wave / launch.batch));
-  }
-
-  // `blocks_cap` (> 0) lowers the blocks per SM, so that kernels which must map genes to threads
-  // alike (the Solis-Wets moves and their apply step regenerate the same dif) share one shape.
   template <class Term, class Op>
   ReduceShape launch_reduce(const Op& op, const Term& term, Spread spread, int rows,
                             curandState* rng_in = nullptr, curandState* rng_out = nullptr,
                             int blocks_cap = 0) {
-    CHAINSAW_EXPECTS(rows >= 1 && rows <= launch.max_rows, "batched launch exceeds its rows");
-    int blocks = blocks_per_sm<Term, Op>();
-    if (blocks_cap > 0) blocks = std::min(blocks, blocks_cap);
-    const ReduceShape s = shape(spread, blocks);
-    const dim3 grid(static_cast<unsigned>(s.blocks_x), static_cast<unsigned>(rows));
-    device::produce_reduce_kernel<Term, Op><<<grid, kThreads, 0, stream.get()>>>(
-        op, term, s, rng_in ? rng_in : rng.data(), rng_out ? rng_out : rng.data(),
-        reinterpret_cast<typename Term::Partial*>(partials.data()), tickets.data());
-    CHAINSAW_CUDA_CHECK_LAUNCH();
-    return s;
+    return device::launch_reduce(context(), op, term, spread, rows, rng_in, rng_out, blocks_cap);
   }
 
   // CEC 2010: the rotated groups of rows [0, row_count) of the vectors, ahead of the gene
@@ -524,9 +529,10 @@ struct CudaEngine::Impl {
     sync();
     std::copy(host_out.data(), host_out.data() + count, out);
   }
+  // CEC 2010 (no term at hand before its group pass) takes the function's value alone.
   template <class Fn>
-  device::FitnessSink<Fn> sink() {
-    return {dim, fitness.data(), row_out.data()};
+  device::FitnessSink<device::FunctionValue<Fn>> cec_sink() {
+    return {dim, fitness.data(), row_out.data(), {}, nullptr};
   }
   // A user objective's f of the slots staged in rows_a[0..rows) (host_slots: the same slots):
   // slots that follow each other in memory go to the callback in one call.
@@ -547,20 +553,14 @@ struct CudaEngine::Impl {
   // f of the slots staged in rows_a[0..rows) (host_slots: the same slots), one batched launch.
   void launch_evaluation(const int* host_slots, int rows) {
     timeline.mark(Bucket::kFitness);
+    if (!stored_evaluation) return passes->evaluate(context(), rows_a.data(), rows);
     if (problem.is_external()) return launch_external_evaluation(host_slots, rows);
-    if (problem.is_cec2010()) {
-      visit_cec2010(problem.function, [&](auto fn) {
-        using Fn = decltype(fn);
-        device::EvaluateOp<Fn> op{genes.data(), pitch, rows_a.data(), sink<Fn>()};
-        const auto term = launch_cec_groups<Fn>(op, genes.data(), pitch, rows_a.data(), rows);
-        launch_reduce(op, term, Spread::kBatch, rows);
-      });
-      return;
-    }
-    visit_function(problem.function, [&](auto fn) {
+    visit_cec2010(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
-      device::EvaluateOp<Fn> op{genes.data(), pitch, rows_a.data(), sink<Fn>()};
-      launch_reduce(op, device::FitnessTerm<Fn>{problem.shift}, Spread::kBatch, rows);
+      device::EvaluateOp<device::FunctionValue<Fn>> op{genes.data(), pitch, rows_a.data(),
+                                                       cec_sink<Fn>()};
+      const auto term = launch_cec_groups<Fn>(op, genes.data(), pitch, rows_a.data(), rows);
+      launch_reduce(op, term, Spread::kBatch, rows);
     });
   }
   // CEC 2010 and user objectives, Solis-Wets: evaluates the stored candidate of the step's move
@@ -604,13 +604,8 @@ void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
     const int rows = std::min(m.launch.rng_rows, total - first);
     m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
     m.timeline.mark(Bucket::kFitness);  // random genes and their f in one pass
-    visit_function(m.problem.function, [&](auto fn) {
-      using Fn = decltype(fn);
-      device::InitializeOp<Fn> op{m.genes.data(), m.pitch, m.rows_a.data(), m.problem.lower,
-                                  m.problem.upper, m.sink<Fn>()};
-      m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, Impl::Spread::kBatch, rows);
-    });
-    if (m.problem.evaluates_stored_vectors())  // the genes were only made
+    m.passes->initialize(m.context(), m.rows_a.data(), rows);
+    if (m.stored_evaluation)  // the genes were only made
       m.launch_evaluation(slots.data() + first, rows);
     m.rows_to_host(fitness + first, rows);
   }
@@ -625,7 +620,7 @@ void CudaEngine::distances(const int* from, const int* to, int count, double* ou
     device::DistanceOp op{m.genes.data(), m.pitch, m.rows_a.data(), m.rows_b.data(),
                           m.row_out.data()};
     m.timeline.mark(Bucket::kDistances);
-    m.launch_reduce(op, device::SquareTerm{}, Impl::Spread::kBatch, rows);
+    m.launch_reduce(op, device::SquareTerm{}, Spread::kBatch, rows);
     m.rows_to_host(out + first, rows);
   }
 }
@@ -635,13 +630,8 @@ void CudaEngine::make_children(const ChildSpec* children, int count, double* fit
   CHAINSAW_EXPECTS(count <= m.launch.rng_rows, "more children than padding slots");
   m.to_device(m.specs.data(), m.host_specs, children, count);
   m.timeline.mark(Bucket::kCrossover);  // BLX-alpha, BGA, their XORWOW draws and f, fused
-  visit_function(m.problem.function, [&](auto fn) {
-    using Fn = decltype(fn);
-    device::CrossoverOp<Fn> op{m.genes.data(), m.pitch,         m.specs.data(), m.blx_alpha,
-                               m.problem.lower, m.problem.upper, m.sink<Fn>()};
-    m.launch_reduce(op, device::FitnessTerm<Fn>{m.problem.shift}, Impl::Spread::kBatch, count);
-  });
-  if (m.problem.evaluates_stored_vectors()) {  // the children were only made: evaluate them
+  m.passes->make_children(m.context(), m.specs.data(), count);
+  if (m.stored_evaluation) {  // the children were only made: evaluate them
     std::vector<int> slots(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
     m.to_device(m.rows_a.data(), m.host_a, slots.data(), count);
@@ -667,50 +657,42 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
 
   m.last_ls_syncs = 0;
   ReduceShape sw_shape;
-  visit_function(m.problem.function, [&](auto fn) {
-    using Fn = decltype(fn);
-    const device::FitnessTerm<Fn> term{m.problem.shift};
-    const bool cec = m.problem.evaluates_stored_vectors();  // the candidate is stored
-    device::SwMoveOp<Fn> forward{true,           m.sw_state.data(), x,     bias,
-                                 m.problem.lower, m.problem.upper,  m.dim,
-                                 cec ? m.candidate.data() : nullptr};
-    device::SwMoveOp<Fn> backward = forward;
-    backward.forward = false;
-    const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
-                                  m.problem.upper,   m.sw_params, m.fitness.data(), request.slot};
-    curandState* buffers[2] = {m.rng.data(), m.rng_alt.data()};
-    const int blocks_cap =
-        std::min(Impl::blocks_per_sm<device::FitnessTerm<Fn>, device::SwMoveOp<Fn>>(),
-                 Impl::blocks_per_sm<device::NoTerm, device::SwApplyOp>());
-    std::int64_t left = request.evaluations;
-    while (left > 0) {
-      // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
-      // budget and at least halve what is left: few host syncs per application.
-      const std::int64_t steps = (left + 1) / 2;
-      m.timeline.mark(Bucket::kSwMoves);
-      for (std::int64_t k = 0; k < steps; ++k) {
-        curandState* current = buffers[(h.rng_parity + k) & 1];
-        curandState* next = buffers[(h.rng_parity + k + 1) & 1];
-        constexpr auto kOneRow = Impl::Spread::kOneRow;
-        sw_shape = m.launch_reduce(forward, term, kOneRow, 1, current, next, blocks_cap);
-        // CEC 2010: the candidate's evaluation is a launch of its own (fitness).
-        if (cec) {
-          m.launch_sw_decision(true);
-          m.timeline.mark(Bucket::kSwMoves);
-        }
-        m.launch_reduce(backward, term, kOneRow, 1, current, current, blocks_cap);
-        if (cec) {
-          m.launch_sw_decision(false);
-          m.timeline.mark(Bucket::kSwMoves);
-        }
-        m.launch_reduce(apply, device::NoTerm{}, kOneRow, 1, current, current, blocks_cap);
+  const device::PassContext ctx = m.context();
+  const bool stored = m.stored_evaluation;  // the candidate is stored and evaluated apart
+  real_t* const candidate = stored ? m.candidate.data() : nullptr;
+  const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
+                                m.problem.upper,   m.sw_params, m.fitness.data(), request.slot};
+  curandState* buffers[2] = {m.rng.data(), m.rng_alt.data()};
+  const int blocks_cap = std::min(m.passes->solis_wets_move_blocks_per_sm(),
+                                  device::blocks_per_sm<device::NoTerm, device::SwApplyOp>());
+  std::int64_t left = request.evaluations;
+  while (left > 0) {
+    // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
+    // budget and at least halve what is left: few host syncs per application.
+    const std::int64_t steps = (left + 1) / 2;
+    m.timeline.mark(Bucket::kSwMoves);
+    for (std::int64_t k = 0; k < steps; ++k) {
+      curandState* current = buffers[(h.rng_parity + k) & 1];
+      curandState* next = buffers[(h.rng_parity + k + 1) & 1];
+      sw_shape = m.passes->solis_wets_move(ctx, true, x, bias, candidate, current, next,
+                                           blocks_cap);
+      // CEC 2010 and batch callbacks: the candidate's evaluation is a launch of its own.
+      if (stored) {
+        m.launch_sw_decision(true);
+        m.timeline.mark(Bucket::kSwMoves);
       }
-      CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
-      m.sync();
-      ++m.last_ls_syncs;
-      left = h.budget - h.evaluations;
+      m.passes->solis_wets_move(ctx, false, x, bias, candidate, current, current, blocks_cap);
+      if (stored) {
+        m.launch_sw_decision(false);
+        m.timeline.mark(Bucket::kSwMoves);
+      }
+      m.launch_reduce(apply, device::NoTerm{}, Spread::kOneRow, 1, current, current, blocks_cap);
     }
-  });
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
+    m.sync();
+    ++m.last_ls_syncs;
+    left = h.budget - h.evaluations;
+  }
 
   if (h.rng_parity == 1) {  // the current states ended in the spare buffer: bring them home
     m.timeline.mark(Bucket::kSwMoves);
@@ -799,7 +781,7 @@ double CudaEngine::distance_to_optimum(int slot) {
   if (m.problem.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
   device::OptimumDistanceOp op{m.genes.data(), m.pitch, slot, m.problem.shift, m.row_out.data()};
   m.timeline.mark(Bucket::kDistances);
-  m.launch_reduce(op, device::SquareTerm{}, Impl::Spread::kOneRow, 1);
+  m.launch_reduce(op, device::SquareTerm{}, Spread::kOneRow, 1);
   double d;
   m.rows_to_host(&d, 1);
   return d;

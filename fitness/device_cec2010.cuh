@@ -70,6 +70,7 @@ struct CecTerm {
   Dim pitch;
   const int* rows;
   const double* group_values = nullptr;  // kCecGroupPass<Fn> only
+  __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
   __device__ void accumulate(Partial& p, double value, Dim t, int row) const {
     if constexpr (kCecGroupPass<Fn>) {
       const double* row_values = group_values + static_cast<Dim>(row) * view.groups;

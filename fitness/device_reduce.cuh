@@ -56,11 +56,27 @@ struct ReduceShape {
   }
 };
 
+// A built-in function's f from its reduced partial. Every fitness term has a value(p, dim): the
+// passes that make and evaluate individuals (ssga/device_ops.cuh) take the term as the function,
+// which is what lets a user's per-gene objective run in the same passes.
+template <class Fn>
+__device__ double function_value(const typename Fn::Partial& p, Dim dim) {
+  return Fn::finish(p, dim) + Fn::kBias;
+}
+// The value alone, for a sink whose term is not at hand (a CEC 2010 evaluation's term is made
+// after its operation).
+template <class Fn>
+struct FunctionValue {
+  using Partial = typename Fn::Partial;
+  __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
+};
+
 // Terms: how a produced value (for gene j of the launch's row) enters the partial.
 template <class Fn>
 struct FitnessTerm {  // the value is a gene; the term is the function's, on z = x - o
   using Partial = typename Fn::Partial;
   Shift shift;
+  __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
   __device__ void accumulate(Partial& p, double value, Dim j, int) const {
     if constexpr (!std::is_same_v<Fn, GenesOnly>)  // GenesOnly: the genes are only made
       Fn::accumulate(p, shifted_gene(static_cast<real_t>(value), shift, j), j + 1);

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -17,6 +18,9 @@
 struct CUstream_st;  // cudaStream_t is CUstream_st*: no CUDA header needed to name it
 
 namespace chainsaw {
+namespace device {
+class FusedPasses;  // core/device_passes.cuh
+}
 
 using DeviceStream = CUstream_st*;
 
@@ -47,6 +51,9 @@ struct BatchObjective {
   std::optional<double> optimum_value;  // f at the optimum when known: Result::best_error
   HostBatchFn host;      // the CPU backend's evaluation; empty: this objective needs a GPU
   DeviceBatchFn device;  // the GPU backend's; empty: this objective runs on the CPU only
+  // Set by optimize<Obj> under nvcc for a per-gene objective: the GPU engine's own passes,
+  // instantiated for it, make and evaluate its individuals in one sweep (then `device` is unused).
+  std::shared_ptr<const device::FusedPasses> device_passes;
 };
 
 // The value a fitness becomes before the engines rank it: NaN and -inf (no real minimum) are

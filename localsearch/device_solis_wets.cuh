@@ -65,7 +65,7 @@ __device__ inline void sw_decide(bool forward, SwDeviceState* state, double f) {
 // candidate == nullptr: the candidate is evaluated as it is made and the move decides.
 // Otherwise (CEC 2010, whose groups gather from the whole vector) the candidate is stored there
 // and SwDecideOp evaluates it and decides, in the next launch.
-template <class Fn>
+template <class Term>
 struct SwMoveOp {
   static constexpr bool kUsesRng = true;
   __device__ bool stores_rng() const { return forward; }
@@ -76,6 +76,8 @@ struct SwMoveOp {
   double lower, upper;
   Dim dim;
   real_t* candidate = nullptr;
+  Term term{};  // the function (its value of the candidate's partial)
+  unsigned long long* invalid = nullptr;  // user objectives: counts NaN and -inf
   __device__ bool active() const { return sw_move_active(forward, state); }
   __device__ void produce(int, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
     real_t xs[kVec], bs[kVec], c[kVec];
@@ -92,8 +94,8 @@ struct SwMoveOp {
     }
     if (candidate != nullptr) store_genes(candidate + j0, n, c);
   }
-  __device__ void finish(int, const typename Fn::Partial& p) const {
-    if (candidate == nullptr) sw_decide(forward, state, Fn::finish(p, dim) + Fn::kBias);
+  __device__ void finish(int, const typename Term::Partial& p) const {
+    if (candidate == nullptr) sw_decide(forward, state, ranked_value(term, p, dim, invalid));
   }
 };
 
@@ -115,7 +117,7 @@ struct SwDecideOp {
       if (k < n) v[k] = c[k];
   }
   __device__ void finish(int, const typename Fn::Partial& p) const {
-    sw_decide(forward, state, Fn::finish(p, dim) + Fn::kBias);
+    sw_decide(forward, state, function_value<Fn>(p, dim));
   }
 };
 

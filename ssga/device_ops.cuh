@@ -7,6 +7,7 @@
 
 #include "core/engine.hpp"
 #include "fitness/device_reduce.cuh"
+#include "fitness/external_objective.hpp"
 #include "ssga/blx_alpha.hpp"
 
 namespace chainsaw::device {
@@ -55,21 +56,35 @@ __device__ inline real_t normal01(curandState& s) {
 #endif
 }
 
-// Writes a row's fitness where the engine keeps it and where the host will read it.
-template <class Fn>
+// f of a reduced row for the ranking: a user objective's NaN and -inf (invalid != nullptr) rank
+// last and are counted; a built-in function's value is always a number.
+template <class Term>
+__device__ double ranked_value(const Term& term, const typename Term::Partial& p, Dim dim,
+                               unsigned long long* invalid) {
+  const double f = term.value(p, dim);
+  if (invalid == nullptr) return f;
+  if (is_invalid_fitness(f)) atomicAdd(invalid, 1ull);
+  return rankable_fitness(f);
+}
+
+// Writes a row's fitness where the engine keeps it and where the host will read it. Term is the
+// function's fitness term (fitness/device_reduce.cuh), whose value() gives f.
+template <class Term>
 struct FitnessSink {
   Dim dim;
   double* slot_fitness;  // per slot
   double* row_out;       // per row, copied back to the host
-  __device__ void write(int slot, int row, const typename Fn::Partial& p) const {
-    const double f = Fn::finish(p, dim) + Fn::kBias;
+  Term term;
+  unsigned long long* invalid = nullptr;  // user objectives: the count of NaN and -inf values
+  __device__ void write(int slot, int row, const typename Term::Partial& p) const {
+    const double f = ranked_value(term, p, dim, invalid);
     slot_fitness[slot] = f;
     row_out[row] = f;
   }
 };
 
 // Random genes uniform in the domain for slots[row], evaluated as they are made.
-template <class Fn>
+template <class Term>
 struct InitializeOp {
   static constexpr bool kUsesRng = true;
   __device__ bool stores_rng() const { return true; }
@@ -77,7 +92,7 @@ struct InitializeOp {
   Dim pitch;
   const int* slots;
   double lower, upper;
-  FitnessSink<Fn> sink;
+  FitnessSink<Term> sink;
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
     real_t g[kVec];
@@ -89,14 +104,14 @@ struct InitializeOp {
     }
     store_genes(genes + static_cast<Dim>(slots[row]) * pitch + j0, n, g);
   }
-  __device__ void finish(int row, const typename Fn::Partial& p) const {
+  __device__ void finish(int row, const typename Term::Partial& p) const {
     sink.write(slots[row], row, p);
   }
 };
 
 // A batch of BLX-alpha children (+ BGA mutation) written into their padding slots, fused with
 // their evaluation: the child is never read back.
-template <class Fn>
+template <class Term>
 struct CrossoverOp {
   static constexpr bool kUsesRng = true;
   __device__ bool stores_rng() const { return true; }
@@ -104,7 +119,7 @@ struct CrossoverOp {
   Dim pitch;
   const ChildSpec* children;
   double alpha, lower, upper;
-  FitnessSink<Fn> sink;
+  FitnessSink<Term> sink;
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
     const ChildSpec spec = children[row];
@@ -120,20 +135,20 @@ struct CrossoverOp {
     }
     store_genes(genes + static_cast<Dim>(spec.slot) * pitch + j0, n, c);
   }
-  __device__ void finish(int row, const typename Fn::Partial& p) const {
+  __device__ void finish(int row, const typename Term::Partial& p) const {
     sink.write(children[row].slot, row, p);
   }
 };
 
 // f of stored slots (after a host write).
-template <class Fn>
+template <class Term>
 struct EvaluateOp {
   static constexpr bool kUsesRng = false;
   __device__ bool stores_rng() const { return false; }
   const real_t* genes;
   Dim pitch;
   const int* slots;
-  FitnessSink<Fn> sink;
+  FitnessSink<Term> sink;
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState&) const {
     real_t x[kVec];
@@ -142,7 +157,7 @@ struct EvaluateOp {
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) v[k] = x[k];
   }
-  __device__ void finish(int row, const typename Fn::Partial& p) const {
+  __device__ void finish(int row, const typename Term::Partial& p) const {
     sink.write(slots[row], row, p);
   }
 };

@@ -4,7 +4,12 @@
 
 #include <chainsaw/chainsaw.hpp>
 
+#include <gtest/gtest.h>
+
 #include <string>
+#include <vector>
+
+#include "core/ma_sw_chains.hpp"
 
 namespace chainsaw::test {
 
@@ -20,6 +25,34 @@ inline Options small_api_options(Dim dim, std::int64_t evaluations, std::uint64_
   o.ls_intensity = 100;
   o.backend = backend;
   return o;
+}
+
+struct BuiltinRun {
+  RunResult result;
+  std::vector<real_t> best;
+};
+
+// The same run through an engine (HostEngine, CudaEngine) with the built-in function, as the
+// CLI runs it.
+template <class EngineType>
+BuiltinRun run_builtin(const std::string& function, const Options& o) {
+  Config c = o;
+  c.function = function;
+  c.validate();
+  const Problem problem = Problem::make(function, c.dim, c.effective_problem_seed());
+  EngineType engine(c, problem);
+  MaSwChains algorithm(c, problem, engine);
+  BuiltinRun r{algorithm.run(), std::vector<real_t>(static_cast<size_t>(c.dim))};
+  engine.read_genes(r.result.best_slot, r.best.data());
+  return r;
+}
+
+// A user objective's run is the built-in's, bit for bit.
+inline void expect_same_run(const BuiltinRun& builtin, const Result& user) {
+  EXPECT_EQ(user.best_fitness, builtin.result.best_fitness);
+  EXPECT_EQ(user.best_genes, builtin.best);
+  EXPECT_EQ(user.evaluations.evaluations, builtin.result.counters.evaluations);
+  EXPECT_EQ(user.evaluations.ls_applications, builtin.result.counters.ls_applications);
 }
 
 // The built-in rastrigin (fitness/functions.hpp) as a user writes it: x is the gene, the user

@@ -22,35 +22,10 @@ Options small_options(Dim dim, std::int64_t evaluations, std::uint64_t seed = 3)
   return small_api_options(dim, evaluations, seed, Backend::kCpu);
 }
 
-struct BuiltinRun {
-  RunResult result;
-  std::vector<real_t> best;
-};
-
-// The same run through the engine with the built-in function, as the CLI runs it.
-BuiltinRun run_builtin(const std::string& function, const Options& o) {
-  Config c = o;
-  c.function = function;
-  c.validate();
-  const Problem problem = Problem::make(function, c.dim, c.effective_problem_seed());
-  HostEngine engine(c, problem);
-  MaSwChains algorithm(c, problem, engine);
-  BuiltinRun r{algorithm.run(), std::vector<real_t>(static_cast<size_t>(c.dim))};
-  engine.read_genes(r.result.best_slot, r.best.data());
-  return r;
-}
-
-void expect_same_run(const BuiltinRun& builtin, const Result& user) {
-  EXPECT_EQ(user.best_fitness, builtin.result.best_fitness);  // bit for bit
-  EXPECT_EQ(user.best_genes, builtin.best);
-  EXPECT_EQ(user.evaluations.evaluations, builtin.result.counters.evaluations);
-  EXPECT_EQ(user.evaluations.ls_applications, builtin.result.counters.ls_applications);
-}
-
 // 4200 genes: two host chunks, so the chunk combination is exercised too.
 TEST(Api, UserRastriginGivesTheBuiltinRunBitForBit) {
   const Options o = small_options(4200, 700);
-  const BuiltinRun builtin = run_builtin("rastrigin", o);
+  const BuiltinRun builtin = run_builtin<HostEngine>("rastrigin", o);
   const UserRastrigin user{benchmark_shift(-5.12, 5.12, o.seed)};
   const Result r = optimize(user, o);
   expect_same_run(builtin, r);
@@ -61,7 +36,7 @@ TEST(Api, UserRastriginGivesTheBuiltinRunBitForBit) {
 
 TEST(Api, UserSchwefel12GivesTheBuiltinRunBitForBitWithOneOrTwoThreads) {
   Options o = small_options(4200, 500, 7);
-  const BuiltinRun builtin = run_builtin("schwefel12", o);
+  const BuiltinRun builtin = run_builtin<HostEngine>("schwefel12", o);
   const UserSchwefel12 user{benchmark_shift(-100.0, 100.0, o.seed)};
   o.threads = 1;
   expect_same_run(builtin, optimize(user, o));

@@ -17,9 +17,9 @@
 //    A Partial is a struct of doubles with a default value that is the empty partial,
 //    static constexpr bool kOrdered (true: combine is not commutative) and
 //    CHAINSAW_HD static Partial combine(const Partial& left, const Partial& right).
-//    On the GPU the objective is evaluated by a kernel compiled in the caller's translation
-//    unit: compile the file that calls optimize() with nvcc, or the objective runs on the CPU
-//    only (Backend::kCuda then refuses it with an error).
+//    On the GPU the engine's kernels are instantiated for the objective in the caller's
+//    translation unit: compile the file that calls optimize() with nvcc, or the objective runs
+//    on the CPU only (Backend::kCuda then refuses it with an error).
 //  - A BatchObjective (fitness/external_objective.hpp): callbacks that evaluate whole rows of
 //    genes, host and/or device, for objectives that are no reduction over the genes.
 #pragma once
@@ -97,8 +97,8 @@ inline namespace with_device {
 inline namespace host_only {
 #endif
 
-// The BatchObjective that optimize<Obj> runs: host rows through evaluate_row_host, device rows
-// (nvcc only) through the reduction kernel of fitness/device_reduce.cuh.
+// The BatchObjective that optimize<Obj> runs: host rows through evaluate_row_host; on the GPU
+// (nvcc only) the engine's fused passes instantiated for Obj.
 template <class Obj>
 BatchObjective batch_objective(const Obj& objective) {
   static_assert(detail::is_per_gene_objective<Obj>::value,
@@ -119,11 +119,7 @@ BatchObjective batch_objective(const Obj& objective) {
       fitness[r] = detail::evaluate_row_host(objective, genes + static_cast<Dim>(r) * pitch, dim);
   };
 #if defined(__CUDACC__)
-  auto evaluator = std::make_shared<detail::DeviceRowEvaluator<Obj>>(objective);
-  b.device = [evaluator](const real_t* genes, Dim pitch, int rows, Dim dim, double* fitness,
-                         DeviceStream stream) {
-    (*evaluator)(genes, pitch, rows, dim, fitness, stream);
-  };
+  b.device_passes = detail::device_passes(objective);
 #endif
   return b;
 }

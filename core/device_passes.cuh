@@ -1,0 +1,143 @@
+// The GPU passes that make individuals and evaluate them in the same sweep (seed 003 §5), for one
+// fitness function: random initial genes, a crossover batch, a stored individual's evaluation and
+// the Solis-Wets moves. CudaEngine holds them behind FusedPasses, so that the passes of a user's
+// per-gene objective, instantiated in the user's nvcc translation unit
+// (include/chainsaw/device_objective.cuh), run in the engine exactly as the built-in functions'
+// do: the same kernels, launch shapes and reduction trees. A user objective identical to a
+// built-in function therefore gives bit-identical runs on the GPU too.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <curand_kernel.h>
+
+#include <algorithm>
+
+#include "core/cuda_check.hpp"
+#include "core/engine.hpp"
+#include "core/error.hpp"
+#include "fitness/device_reduce.cuh"
+#include "localsearch/device_solis_wets.cuh"
+#include "ssga/device_ops.cuh"
+
+namespace chainsaw::device {
+
+// How many rows of a launch share the GPU: a single row takes every SM, a batch spreads its
+// `batch` rows over them (more rows run as further waves).
+enum class Spread { kOneRow, kBatch };
+
+// What a pass needs of the engine: the device, its buffers and the problem's shape.
+struct PassContext {
+  cudaStream_t stream = nullptr;
+  int sm_count = 1;
+  int batch = 1;     // the rows a batched launch spreads over
+  int max_rows = 1;  // the most rows any launch may have (partials and tickets are sized for it)
+  Dim dim = 0;
+  Dim pitch = 0;
+  double lower = 0.0, upper = 0.0;
+  double blx_alpha = 0.0;
+  real_t* genes = nullptr;        // capacity x pitch
+  double* slot_fitness = nullptr;  // per slot
+  double* row_out = nullptr;       // per row of the last launch, read back by the host
+  curandState* rng = nullptr;      // one XORWOW state per thread of the largest launch
+  void* partials = nullptr;        // block partials: max_rows x blocks of the largest partial
+  unsigned* tickets = nullptr;     // per row, zero between launches
+  SwDeviceState* sw_state = nullptr;
+  unsigned long long* invalid = nullptr;  // user objectives: NaN and -inf values are counted
+};
+
+// Blocks of this kernel that fit on one SM (registers, shared memory), asked of the driver once
+// per kernel.
+template <class Term, class Op>
+int blocks_per_sm() {
+  static const int blocks = [] {
+    int n = 0;
+    CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &n, produce_reduce_kernel<Term, Op>, kThreads, 0));
+    return std::max(1, n);
+  }();
+  return blocks;
+}
+
+// One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
+// (measured: 1.58 waves cost the 3e6-D evaluation 40% of its time).
+inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_per_sm) {
+  const int wave = c.sm_count * std::min(blocks_per_sm, 2048 / kThreads);
+  return ReduceShape::make(c.dim, spread == Spread::kOneRow ? wave : std::max(1, wave / c.batch));
+}
+
+// `blocks_cap` (> 0) lowers the blocks per SM, so that kernels which must map genes to threads
+// alike (the Solis-Wets moves and their apply step regenerate the same dif) share one shape.
+template <class Term, class Op>
+ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, Spread spread,
+                          int rows, curandState* rng_in = nullptr, curandState* rng_out = nullptr,
+                          int blocks_cap = 0) {
+  CHAINSAW_EXPECTS(rows >= 1 && rows <= c.max_rows, "batched launch exceeds its rows");
+  int blocks = blocks_per_sm<Term, Op>();
+  if (blocks_cap > 0) blocks = std::min(blocks, blocks_cap);
+  const ReduceShape s = launch_shape(c, spread, blocks);
+  const dim3 grid(static_cast<unsigned>(s.blocks_x), static_cast<unsigned>(rows));
+  produce_reduce_kernel<Term, Op><<<grid, kThreads, 0, c.stream>>>(
+      op, term, s, rng_in ? rng_in : c.rng, rng_out ? rng_out : c.rng,
+      static_cast<typename Term::Partial*>(c.partials), c.tickets);
+  CHAINSAW_CUDA_CHECK_LAUNCH();
+  return s;
+}
+
+class FusedPasses {
+ public:
+  virtual ~FusedPasses() = default;
+  // Random genes in the domain for the slots slots[0..rows) (device memory), and their f.
+  virtual void initialize(const PassContext& c, const int* slots, int rows) const = 0;
+  // BLX-alpha children (+ BGA) of specs[0..rows) (device memory) into their slots, and their f.
+  virtual void make_children(const PassContext& c, const ChildSpec* specs, int rows) const = 0;
+  // f of the stored slots slots[0..rows).
+  virtual void evaluate(const PassContext& c, const int* slots, int rows) const = 0;
+  // A Solis-Wets move of slot genes x with bias `bias` (one row); candidate != nullptr stores the
+  // candidate there instead of deciding (functions evaluated by a launch of their own).
+  virtual ReduceShape solis_wets_move(const PassContext& c, bool forward, const real_t* x,
+                                      const real_t* bias, real_t* candidate, curandState* rng_in,
+                                      curandState* rng_out, int blocks_cap) const = 0;
+  // Blocks per SM of the move kernel: the engine caps the step's launches at the lowest.
+  virtual int solis_wets_move_blocks_per_sm() const = 0;
+};
+
+// The passes of the function whose fitness term is Term (FitnessTerm<Fn> for a built-in
+// function, the user's term for a per-gene objective): Term has a Partial, accumulate() and
+// value() (fitness/device_reduce.cuh).
+template <class Term>
+class FusedPassesFor final : public FusedPasses {
+ public:
+  explicit FusedPassesFor(const Term& term) : term_(term) {}
+
+  void initialize(const PassContext& c, const int* slots, int rows) const override {
+    const InitializeOp<Term> op{c.genes, c.pitch, slots, c.lower, c.upper, sink(c)};
+    launch_reduce(c, op, term_, Spread::kBatch, rows);
+  }
+  void make_children(const PassContext& c, const ChildSpec* specs, int rows) const override {
+    const CrossoverOp<Term> op{c.genes, c.pitch, specs, c.blx_alpha, c.lower, c.upper, sink(c)};
+    launch_reduce(c, op, term_, Spread::kBatch, rows);
+  }
+  void evaluate(const PassContext& c, const int* slots, int rows) const override {
+    const EvaluateOp<Term> op{c.genes, c.pitch, slots, sink(c)};
+    launch_reduce(c, op, term_, Spread::kBatch, rows);
+  }
+  ReduceShape solis_wets_move(const PassContext& c, bool forward, const real_t* x,
+                              const real_t* bias, real_t* candidate, curandState* rng_in,
+                              curandState* rng_out, int blocks_cap) const override {
+    const SwMoveOp<Term> op{forward, c.sw_state, x,         bias,  c.lower,
+                            c.upper, c.dim,      candidate, term_, c.invalid};
+    return launch_reduce(c, op, term_, Spread::kOneRow, 1, rng_in, rng_out, blocks_cap);
+  }
+  int solis_wets_move_blocks_per_sm() const override {
+    return blocks_per_sm<Term, SwMoveOp<Term>>();
+  }
+
+ private:
+  FitnessSink<Term> sink(const PassContext& c) const {
+    return {c.dim, c.slot_fitness, c.row_out, term_, c.invalid};
+  }
+
+  Term term_;
+};
+
+}  // namespace chainsaw::device
