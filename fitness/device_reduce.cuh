@@ -133,8 +133,19 @@ __device__ Partial block_reduce_ordered(const Partial* items, int count, Partial
   return p;
 }
 
+// Blocks per SM that an operation's kernel must leave registers for (__launch_bounds__'s second
+// argument): an operation may ask for more occupancy than the compiler's register choice gives.
+template <class Op, class = void>
+struct MinBlocksPerSm {
+  static constexpr int value = 1;
+};
+template <class Op>
+struct MinBlocksPerSm<Op, std::void_t<decltype(Op::kMinBlocksPerSm)>> {
+  static constexpr int value = Op::kMinBlocksPerSm;
+};
+
 template <class Term, class Op>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, MinBlocksPerSm<Op>::value)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {

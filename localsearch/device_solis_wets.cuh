@@ -68,6 +68,7 @@ __device__ inline void sw_decide(bool forward, SwDeviceState* state, double f) {
 template <class Term>
 struct SwMoveOp {
   static constexpr bool kUsesRng = true;
+  static constexpr int kMinBlocksPerSm = CHAINSAW_FUSED_MIN_BLOCKS;
   __device__ bool stores_rng() const { return forward; }
   bool forward;
   SwDeviceState* state;

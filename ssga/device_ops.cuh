@@ -10,6 +10,14 @@
 #include "fitness/external_objective.hpp"
 #include "ssga/blx_alpha.hpp"
 
+// Experiment knobs (issue 3): blocks per SM the fused and the evaluation kernels must fit.
+#ifndef CHAINSAW_EVALUATE_MIN_BLOCKS
+#define CHAINSAW_EVALUATE_MIN_BLOCKS 1
+#endif
+#ifndef CHAINSAW_FUSED_MIN_BLOCKS
+#define CHAINSAW_FUSED_MIN_BLOCKS 1
+#endif
+
 namespace chainsaw::device {
 
 // Loads/stores a lane's kVec genes as 16-byte accesses when the run is whole (always aligned:
@@ -87,6 +95,7 @@ struct FitnessSink {
 template <class Term>
 struct InitializeOp {
   static constexpr bool kUsesRng = true;
+  static constexpr int kMinBlocksPerSm = CHAINSAW_FUSED_MIN_BLOCKS;
   __device__ bool stores_rng() const { return true; }
   real_t* genes;
   Dim pitch;
@@ -114,6 +123,7 @@ struct InitializeOp {
 template <class Term>
 struct CrossoverOp {
   static constexpr bool kUsesRng = true;
+  static constexpr int kMinBlocksPerSm = CHAINSAW_FUSED_MIN_BLOCKS;
   __device__ bool stores_rng() const { return true; }
   real_t* genes;
   Dim pitch;
@@ -144,6 +154,7 @@ struct CrossoverOp {
 template <class Term>
 struct EvaluateOp {
   static constexpr bool kUsesRng = false;
+  static constexpr int kMinBlocksPerSm = CHAINSAW_EVALUATE_MIN_BLOCKS;
   __device__ bool stores_rng() const { return false; }
   const real_t* genes;
   Dim pitch;
