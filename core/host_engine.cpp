@@ -44,8 +44,9 @@ void HostEngine::evaluate_external_slots(const int* slots, int count, double* fi
 // Every parallel region has an `if`: a region costs microseconds to open (milliseconds on a
 // loaded machine), more than a single 4096-gene chunk takes to compute.
 
-HostEngine::HostEngine(const Config& config, const Problem& problem)
+HostEngine::HostEngine(const Config& config, const Problem& problem, Communicator* comm)
     : problem_(problem),
+      comm_(comm),
       dim_(problem.dim),
       capacity_(config.capacity()),
       blx_alpha_(config.blx_alpha),
@@ -56,7 +57,9 @@ HostEngine::HostEngine(const Config& config, const Problem& problem)
       fitness_(static_cast<size_t>(capacity_), std::numeric_limits<double>::infinity()),
       current_(static_cast<size_t>(dim_)),
       candidate_(static_cast<size_t>(dim_)),
-      dif_(static_cast<size_t>(dim_)) {}
+      dif_(static_cast<size_t>(dim_)) {
+  if (comm_ && comm_->size() > 1) throw UserError("--distribute shard: not built yet");
+}
 
 std::uint64_t HostEngine::chunk_key(RngPurpose purpose, std::uint64_t operation,
                                     Dim chunk) const {

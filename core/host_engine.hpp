@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/communicator.hpp"
 #include "core/config.hpp"
 #include "core/engine.hpp"
 #include "fitness/problem.hpp"
@@ -14,7 +15,9 @@ namespace chainsaw {
 
 class HostEngine final : public Engine {
  public:
-  HostEngine(const Config& config, const Problem& problem);
+  // comm: the ranks of a sharded run (`--distribute shard`); nullptr or one rank: the whole
+  // problem in this process.
+  HostEngine(const Config& config, const Problem& problem, Communicator* comm = nullptr);
 
   std::string name() const override { return "cpu"; }
   void initialize(const std::vector<int>& slots, double* fitness) override;
@@ -51,6 +54,7 @@ class HostEngine final : public Engine {
   std::uint64_t chunk_key(RngPurpose purpose, std::uint64_t operation, Dim chunk) const;
 
   Problem problem_;
+  Communicator* comm_;
   Dim dim_;
   int capacity_;
   double blx_alpha_;

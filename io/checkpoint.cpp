@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <numeric>
 #include <vector>
 
@@ -45,7 +46,20 @@ std::string utc_now() {
   return text;
 }
 
-nlohmann::ordered_json state_to_json(const MaSwChains& algorithm, Backend backend) {
+// +inf (nothing received yet) is not a JSON number: null.
+nlohmann::ordered_json islands_to_json(const IslandState& s) {
+  return {{"rank", s.rank},
+          {"ranks", s.ranks},
+          {"epoch", s.epoch},
+          {"migrations", s.migrations},
+          {"immigrants_improved", s.immigrants_improved},
+          {"best_immigrant", std::isfinite(s.best_immigrant)
+                                 ? nlohmann::ordered_json(s.best_immigrant)
+                                 : nlohmann::ordered_json()}};
+}
+
+nlohmann::ordered_json state_to_json(const MaSwChains& algorithm, Backend backend,
+                                     const IslandState* islands) {
   const LoopState s = algorithm.loop_state();
   nlohmann::ordered_json j;
   j["format"] = kFormat;
@@ -68,6 +82,7 @@ nlohmann::ordered_json state_to_json(const MaSwChains& algorithm, Backend backen
   j["stage"] = stage_name(s.stage);
   j["ga_phase_left"] = s.ga_phase_left;
   j["elapsed_seconds"] = s.elapsed_seconds;
+  if (islands) j["islands"] = islands_to_json(*islands);
   return j;
 }
 
@@ -99,15 +114,28 @@ void write_slot_arrays(hid_t group, const std::string& name, Engine& engine, Slo
 }  // namespace
 
 void write_checkpoint(const std::string& flag, const std::string& path, MaSwChains& algorithm,
-                      Backend backend, const std::string& reason) {
+                      Backend backend, const std::string& reason, const IslandState* islands) {
+  stage_checkpoint(flag, path, algorithm, backend, reason, islands).commit();
+}
+
+std::string island_checkpoint_path(const std::string& path, int rank) {
+  const std::filesystem::path p(path);
+  const std::string island = ".island" + std::to_string(rank);
+  if (!p.has_extension()) return path + island;
+  return (p.parent_path() / (p.stem().string() + island + p.extension().string())).string();
+}
+
+StagedFile stage_checkpoint(const std::string& flag, const std::string& path,
+                            MaSwChains& algorithm, Backend backend, const std::string& reason,
+                            const IslandState* islands) {
   const Population& population = algorithm.population();
   Engine& engine = algorithm.engine();
   const Config& config = algorithm.config();
   const int capacity = population.capacity();
-  const std::string state = state_to_json(algorithm, backend).dump();
+  const std::string state = state_to_json(algorithm, backend, islands).dump();
   const RngSnapshot rng = engine.save_rng();
 
-  commit_atomically(flag, path, [&](const std::string& temporary) {
+  return StagedFile(flag, path, [&](const std::string& temporary) {
     try {
       h5::Handle file = h5::create_file(temporary);
       const hid_t root = file.get();
@@ -355,6 +383,25 @@ LoopState loop_state_from_json(const std::string& path, const nlohmann::json& j)
   }
 }
 
+std::optional<IslandState> islands_from_json(const std::string& path, const nlohmann::json& j) {
+  if (!j.contains("islands")) return std::nullopt;
+  try {
+    const nlohmann::json& i = j.at("islands");
+    IslandState s;
+    s.rank = i.at("rank").get<int>();
+    s.ranks = i.at("ranks").get<int>();
+    s.epoch = i.at("epoch").get<std::int64_t>();
+    s.migrations = i.at("migrations").get<std::int64_t>();
+    s.immigrants_improved = i.at("immigrants_improved").get<std::int64_t>();
+    if (!i.at("best_immigrant").is_null()) s.best_immigrant = i.at("best_immigrant").get<double>();
+    if (s.ranks < 1 || s.rank < 0 || s.rank >= s.ranks || s.epoch < 0 || s.migrations < 0)
+      damaged(path, "run/state has an impossible islands record");
+    return s;
+  } catch (const nlohmann::json::exception& e) {
+    damaged(path, std::string("run/state has an incomplete islands record (") + e.what() + ")");
+  }
+}
+
 }  // namespace
 
 CheckpointSummary inspect_checkpoint(const std::string& path) {
@@ -383,6 +430,9 @@ ValidatedHeader validate_header(const std::string& path, const h5::Handle& file)
     damaged(path, e.what());
   }
   const LoopState loop = loop_state_from_json(path, state);
+  h.islands = islands_from_json(path, state);
+  if (h.islands.has_value() != (h.config.distribute == Distribute::kIslands))
+    damaged(path, "run/state's islands record does not match its configuration");
   const CheckpointSummary& s = h.summary;
   if (state.value("backend", "") != s.backend || s.function != h.config.function ||
       s.dim != h.config.dim || s.capacity != h.config.capacity() ||

@@ -45,13 +45,14 @@ inline std::vector<std::string> lines_of(const std::string& text) {
 // The binary's tests: a fresh directory per test for every file a run writes.
 class CliTest : public TempDirTest {
  protected:
-  // Runs `chainsaw <args>`; stdout through the pipe, stderr through a file outside dir_.
-  Outcome chainsaw(const std::string& args) {
+  // Runs `chainsaw <args>`, after `launcher` (e.g. mpiexec and its flags) when given; stdout
+  // through the pipe, stderr through a file outside dir_.
+  Outcome chainsaw(const std::string& args, const std::string& launcher = "") {
     const std::string err_file = dir_.string() + ".stderr";
     // Every call here finishes in seconds; the timeout turns a run that should have been refused
     // up front (see kLongRun) into a failure instead of a hang.
     const std::string command =
-        std::string("timeout 120 '") + CHAINSAW_BINARY + "' " + args + " 2>'" + err_file + "'";
+        "timeout 120 " + launcher + " '" + CHAINSAW_BINARY + "' " + args + " 2>'" + err_file + "'";
     Outcome o;
     std::FILE* pipe = ::popen(command.c_str(), "r");
     if (pipe == nullptr) return o;
@@ -87,9 +88,14 @@ class CliTest : public TempDirTest {
 };
 
 // The one-line error contract: exit code 2, one non-empty stderr line naming the problem.
-inline void expect_one_line_error(const Outcome& o, const std::string& must_contain) {
+// from_job: the binary ran under mpirun, which adds its own note about a non-zero exit; the
+// contract is then one line from chainsaw, whichever rank failed.
+inline void expect_one_line_error(const Outcome& o, const std::string& must_contain,
+                                  bool from_job = false) {
   EXPECT_EQ(o.exit_code, 2) << o.err;
-  const auto lines = lines_of(o.err);
+  std::vector<std::string> lines;
+  for (const std::string& line : lines_of(o.err))
+    if (!from_job || line.rfind("chainsaw:", 0) == 0) lines.push_back(line);
   ASSERT_EQ(lines.size(), 1u) << "stderr:\n" << o.err;
   EXPECT_EQ(lines[0].rfind("chainsaw: error: ", 0), 0u) << lines[0];
   EXPECT_NE(lines[0].find(must_contain), std::string::npos)
