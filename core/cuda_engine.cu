@@ -529,11 +529,6 @@ struct CudaEngine::Impl {
     sync();
     std::copy(host_out.data(), host_out.data() + count, out);
   }
-  // CEC 2010 (no term at hand before its group pass) takes the function's value alone.
-  template <class Fn>
-  device::FitnessSink<device::FunctionValue<Fn>> cec_sink() {
-    return {dim, fitness.data(), row_out.data(), {}, nullptr};
-  }
   // A user objective's f of the slots staged in rows_a[0..rows) (host_slots: the same slots):
   // slots that follow each other in memory go to the callback in one call.
   void launch_external_evaluation(const int* host_slots, int rows) {
@@ -557,8 +552,8 @@ struct CudaEngine::Impl {
     if (problem.is_external()) return launch_external_evaluation(host_slots, rows);
     visit_cec2010(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
-      device::EvaluateOp<device::FunctionValue<Fn>> op{genes.data(), pitch, rows_a.data(),
-                                                       cec_sink<Fn>()};
+      const device::EvaluateOp op{genes.data(), pitch, rows_a.data(),
+                                  {dim, fitness.data(), row_out.data(), nullptr}};
       const auto term = launch_cec_groups<Fn>(op, genes.data(), pitch, rows_a.data(), rows);
       launch_reduce(op, term, Spread::kBatch, rows);
     });
@@ -577,7 +572,7 @@ struct CudaEngine::Impl {
     }
     visit_cec2010(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
-      device::SwDecideOp<Fn> op{forward, sw_state.data(), candidate.data(), dim};
+      device::SwDecideOp op{forward, sw_state.data(), candidate.data(), dim};
       const auto term = launch_cec_groups<Fn>(op, candidate.data(), 0, nullptr, 1);
       launch_reduce(op, term, Spread::kOneRow, 1);
     });

@@ -110,31 +110,31 @@ class FusedPassesFor final : public FusedPasses {
   explicit FusedPassesFor(const Term& term) : term_(term) {}
 
   void initialize(const PassContext& c, const int* slots, int rows) const override {
-    const InitializeOp<Term> op{c.genes, c.pitch, slots, c.lower, c.upper, sink(c)};
+    const InitializeOp op{c.genes, c.pitch, slots, c.lower, c.upper, sink(c)};
     launch_reduce(c, op, term_, Spread::kBatch, rows);
   }
   void make_children(const PassContext& c, const ChildSpec* specs, int rows) const override {
-    const CrossoverOp<Term> op{c.genes, c.pitch, specs, c.blx_alpha, c.lower, c.upper, sink(c)};
+    const CrossoverOp op{c.genes, c.pitch, specs, c.blx_alpha, c.lower, c.upper, sink(c)};
     launch_reduce(c, op, term_, Spread::kBatch, rows);
   }
   void evaluate(const PassContext& c, const int* slots, int rows) const override {
-    const EvaluateOp<Term> op{c.genes, c.pitch, slots, sink(c)};
+    const EvaluateOp op{c.genes, c.pitch, slots, sink(c)};
     launch_reduce(c, op, term_, Spread::kBatch, rows);
   }
   ReduceShape solis_wets_move(const PassContext& c, bool forward, const real_t* x,
                               const real_t* bias, real_t* candidate, curandState* rng_in,
                               curandState* rng_out, int blocks_cap) const override {
-    const SwMoveOp<Term> op{forward, c.sw_state, x,         bias,  c.lower,
-                            c.upper, c.dim,      candidate, term_, c.invalid};
+    const SwMoveOp op{forward, c.sw_state, x,         bias,     c.lower,
+                      c.upper, c.dim,      candidate, c.invalid};
     return launch_reduce(c, op, term_, Spread::kOneRow, 1, rng_in, rng_out, blocks_cap);
   }
   int solis_wets_move_blocks_per_sm() const override {
-    return blocks_per_sm<Term, SwMoveOp<Term>>();
+    return blocks_per_sm<Term, SwMoveOp>();
   }
 
  private:
-  FitnessSink<Term> sink(const PassContext& c) const {
-    return {c.dim, c.slot_fitness, c.row_out, term_, c.invalid};
+  static FitnessSink sink(const PassContext& c) {
+    return {c.dim, c.slot_fitness, c.row_out, c.invalid};
   }
 
   Term term_;

@@ -14,7 +14,7 @@
 // cuRAND state from rng_in and, if asked, stores the advanced one to rng_out),
 // produce(row, j0, n, v, rng) filling v[0..n) with
 // the values to reduce for genes j0..j0+n (and writing whatever genes it makes), and
-// finish(row, partial) run by one thread once the row is reduced.
+// finish(row, term, partial) run by one thread once the row is reduced.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -56,20 +56,14 @@ struct ReduceShape {
   }
 };
 
-// A built-in function's f from its reduced partial. Every fitness term has a value(p, dim): the
-// passes that make and evaluate individuals (ssga/device_ops.cuh) take the term as the function,
-// which is what lets a user's per-gene objective run in the same passes.
+// A built-in function's f from its reduced partial. Every fitness term has a value(p, dim), and
+// the kernel hands the term to the operation's finish(): the passes that make and evaluate
+// individuals (ssga/device_ops.cuh) are then the same for every function, a user's per-gene
+// objective included.
 template <class Fn>
 __device__ double function_value(const typename Fn::Partial& p, Dim dim) {
   return Fn::finish(p, dim) + Fn::kBias;
 }
-// The value alone, for a sink whose term is not at hand (a CEC 2010 evaluation's term is made
-// after its operation).
-template <class Fn>
-struct FunctionValue {
-  using Partial = typename Fn::Partial;
-  __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
-};
 
 // Terms: how a produced value (for gene j of the launch's row) enters the partial.
 template <class Fn>
@@ -133,19 +127,8 @@ __device__ Partial block_reduce_ordered(const Partial* items, int count, Partial
   return p;
 }
 
-// Blocks per SM that an operation's kernel must leave registers for (__launch_bounds__'s second
-// argument): an operation may ask for more occupancy than the compiler's register choice gives.
-template <class Op, class = void>
-struct MinBlocksPerSm {
-  static constexpr int value = 1;
-};
-template <class Op>
-struct MinBlocksPerSm<Op, std::void_t<decltype(Op::kMinBlocksPerSm)>> {
-  static constexpr int value = Op::kMinBlocksPerSm;
-};
-
 template <class Term, class Op>
-__global__ void __launch_bounds__(kThreads, MinBlocksPerSm<Op>::value)
+__global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {
@@ -210,7 +193,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocksPerSm<Op>::value)
       static_cast<const Partial*>(row_partials), static_cast<int>(gridDim.x), scratch);
   if (threadIdx.x == 0) {
     tickets[row] = 0;  // ready for the next launch
-    op.finish(row, total);
+    op.finish(row, term, total);
   }
 }
 

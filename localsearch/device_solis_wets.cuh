@@ -65,10 +65,8 @@ __device__ inline void sw_decide(bool forward, SwDeviceState* state, double f) {
 // candidate == nullptr: the candidate is evaluated as it is made and the move decides.
 // Otherwise (CEC 2010, whose groups gather from the whole vector) the candidate is stored there
 // and SwDecideOp evaluates it and decides, in the next launch.
-template <class Term>
 struct SwMoveOp {
   static constexpr bool kUsesRng = true;
-  static constexpr int kMinBlocksPerSm = CHAINSAW_FUSED_MIN_BLOCKS;
   __device__ bool stores_rng() const { return forward; }
   bool forward;
   SwDeviceState* state;
@@ -77,8 +75,7 @@ struct SwMoveOp {
   double lower, upper;
   Dim dim;
   real_t* candidate = nullptr;
-  Term term{};  // the function (its value of the candidate's partial)
-  unsigned long long* invalid = nullptr;  // user objectives: counts NaN and -inf
+  unsigned long long* invalid = nullptr;  // the count of NaN and -inf values (MayBeInvalid terms)
   __device__ bool active() const { return sw_move_active(forward, state); }
   __device__ void produce(int, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
     real_t xs[kVec], bs[kVec], c[kVec];
@@ -95,13 +92,13 @@ struct SwMoveOp {
     }
     if (candidate != nullptr) store_genes(candidate + j0, n, c);
   }
-  __device__ void finish(int, const typename Term::Partial& p) const {
+  template <class Term>
+  __device__ void finish(int, const Term& term, const typename Term::Partial& p) const {
     if (candidate == nullptr) sw_decide(forward, state, ranked_value(term, p, dim, invalid));
   }
 };
 
 // Evaluates a stored candidate (pair with a CecTerm on it) and decides, as SwMoveOp would.
-template <class Fn>
 struct SwDecideOp {
   static constexpr bool kUsesRng = false;
   __device__ bool stores_rng() const { return false; }
@@ -117,8 +114,9 @@ struct SwDecideOp {
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) v[k] = c[k];
   }
-  __device__ void finish(int, const typename Fn::Partial& p) const {
-    sw_decide(forward, state, function_value<Fn>(p, dim));
+  template <class Term>
+  __device__ void finish(int, const Term& term, const typename Term::Partial& p) const {
+    sw_decide(forward, state, term.value(p, dim));
   }
 };
 
@@ -161,7 +159,8 @@ struct SwApplyOp {
     }
     store_genes(bias + j0, n, bs);
   }
-  __device__ void finish(int, const SumPartial&) const {
+  template <class Term>
+  __device__ void finish(int, const Term&, const SumPartial&) const {
     SwDeviceState s = *state;
     SolisWetsState scalar{s.rho, s.successes, s.failures};
     const SwOutcome outcome = s.phase == kSwForwardSuccess    ? SwOutcome::kForwardSuccess

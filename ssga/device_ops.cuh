@@ -4,19 +4,12 @@
 #pragma once
 
 #include <cstring>
+#include <type_traits>
 
 #include "core/engine.hpp"
 #include "fitness/device_reduce.cuh"
 #include "fitness/external_objective.hpp"
 #include "ssga/blx_alpha.hpp"
-
-// Experiment knobs (issue 3): blocks per SM the fused and the evaluation kernels must fit.
-#ifndef CHAINSAW_EVALUATE_MIN_BLOCKS
-#define CHAINSAW_EVALUATE_MIN_BLOCKS 1
-#endif
-#ifndef CHAINSAW_FUSED_MIN_BLOCKS
-#define CHAINSAW_FUSED_MIN_BLOCKS 1
-#endif
 
 namespace chainsaw::device {
 
@@ -64,27 +57,37 @@ __device__ inline real_t normal01(curandState& s) {
 #endif
 }
 
-// f of a reduced row for the ranking: a user objective's NaN and -inf (invalid != nullptr) rank
-// last and are counted; a built-in function's value is always a number.
+// Terms whose value may be NaN or -inf (a user's objective: kMayBeInvalid) rank those last and
+// count them; a built-in function's value is always a number, and its kernels carry no check.
+template <class Term, class = void>
+struct MayBeInvalid : std::false_type {};
+template <class Term>
+struct MayBeInvalid<Term, std::void_t<decltype(Term::kMayBeInvalid)>>
+    : std::bool_constant<Term::kMayBeInvalid> {};
+
+// f of a reduced row, for the ranking.
 template <class Term>
 __device__ double ranked_value(const Term& term, const typename Term::Partial& p, Dim dim,
                                unsigned long long* invalid) {
   const double f = term.value(p, dim);
-  if (invalid == nullptr) return f;
-  if (is_invalid_fitness(f)) atomicAdd(invalid, 1ull);
-  return rankable_fitness(f);
+  if constexpr (MayBeInvalid<Term>::value) {
+    if (is_invalid_fitness(f)) atomicAdd(invalid, 1ull);
+    return rankable_fitness(f);
+  } else {
+    return f;
+  }
 }
 
-// Writes a row's fitness where the engine keeps it and where the host will read it. Term is the
+// Writes a row's fitness where the engine keeps it and where the host will read it; `term` is the
 // function's fitness term (fitness/device_reduce.cuh), whose value() gives f.
-template <class Term>
 struct FitnessSink {
   Dim dim;
   double* slot_fitness;  // per slot
   double* row_out;       // per row, copied back to the host
-  Term term;
-  unsigned long long* invalid = nullptr;  // user objectives: the count of NaN and -inf values
-  __device__ void write(int slot, int row, const typename Term::Partial& p) const {
+  unsigned long long* invalid;  // the count of NaN and -inf values (MayBeInvalid terms)
+  template <class Term>
+  __device__ void write(int slot, int row, const Term& term,
+                        const typename Term::Partial& p) const {
     const double f = ranked_value(term, p, dim, invalid);
     slot_fitness[slot] = f;
     row_out[row] = f;
@@ -92,16 +95,14 @@ struct FitnessSink {
 };
 
 // Random genes uniform in the domain for slots[row], evaluated as they are made.
-template <class Term>
 struct InitializeOp {
   static constexpr bool kUsesRng = true;
-  static constexpr int kMinBlocksPerSm = CHAINSAW_FUSED_MIN_BLOCKS;
   __device__ bool stores_rng() const { return true; }
   real_t* genes;
   Dim pitch;
   const int* slots;
   double lower, upper;
-  FitnessSink<Term> sink;
+  FitnessSink sink;
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
     real_t g[kVec];
@@ -113,23 +114,22 @@ struct InitializeOp {
     }
     store_genes(genes + static_cast<Dim>(slots[row]) * pitch + j0, n, g);
   }
-  __device__ void finish(int row, const typename Term::Partial& p) const {
-    sink.write(slots[row], row, p);
+  template <class Term>
+  __device__ void finish(int row, const Term& term, const typename Term::Partial& p) const {
+    sink.write(slots[row], row, term, p);
   }
 };
 
 // A batch of BLX-alpha children (+ BGA mutation) written into their padding slots, fused with
 // their evaluation: the child is never read back.
-template <class Term>
 struct CrossoverOp {
   static constexpr bool kUsesRng = true;
-  static constexpr int kMinBlocksPerSm = CHAINSAW_FUSED_MIN_BLOCKS;
   __device__ bool stores_rng() const { return true; }
   real_t* genes;
   Dim pitch;
   const ChildSpec* children;
   double alpha, lower, upper;
-  FitnessSink<Term> sink;
+  FitnessSink sink;
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
     const ChildSpec spec = children[row];
@@ -145,21 +145,20 @@ struct CrossoverOp {
     }
     store_genes(genes + static_cast<Dim>(spec.slot) * pitch + j0, n, c);
   }
-  __device__ void finish(int row, const typename Term::Partial& p) const {
-    sink.write(children[row].slot, row, p);
+  template <class Term>
+  __device__ void finish(int row, const Term& term, const typename Term::Partial& p) const {
+    sink.write(children[row].slot, row, term, p);
   }
 };
 
 // f of stored slots (after a host write).
-template <class Term>
 struct EvaluateOp {
   static constexpr bool kUsesRng = false;
-  static constexpr int kMinBlocksPerSm = CHAINSAW_EVALUATE_MIN_BLOCKS;
   __device__ bool stores_rng() const { return false; }
   const real_t* genes;
   Dim pitch;
   const int* slots;
-  FitnessSink<Term> sink;
+  FitnessSink sink;
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState&) const {
     real_t x[kVec];
@@ -168,8 +167,9 @@ struct EvaluateOp {
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) v[k] = x[k];
   }
-  __device__ void finish(int row, const typename Term::Partial& p) const {
-    sink.write(slots[row], row, p);
+  template <class Term>
+  __device__ void finish(int row, const Term& term, const typename Term::Partial& p) const {
+    sink.write(slots[row], row, term, p);
   }
 };
 
@@ -191,7 +191,10 @@ struct DistanceOp {
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) v[k] = static_cast<double>(a[k]) - static_cast<double>(b[k]);
   }
-  __device__ void finish(int row, const SumPartial& p) const { row_out[row] = sqrt(p.sum); }
+  template <class Term>
+  __device__ void finish(int row, const Term&, const SumPartial& p) const {
+    row_out[row] = sqrt(p.sum);
+  }
 };
 
 // Distance of a slot to the optimum o (the paper's second quality measure).
@@ -212,7 +215,10 @@ struct OptimumDistanceOp {
       if (k < n)
       v[k] = static_cast<double>(x[k]) - static_cast<double>(shift(j0 + k));
   }
-  __device__ void finish(int row, const SumPartial& p) const { row_out[row] = sqrt(p.sum); }
+  template <class Term>
+  __device__ void finish(int row, const Term&, const SumPartial& p) const {
+    row_out[row] = sqrt(p.sum);
+  }
 };
 
 }  // namespace chainsaw::device

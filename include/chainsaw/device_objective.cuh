@@ -16,6 +16,7 @@ namespace chainsaw::detail {
 template <class Obj>
 struct UserTerm {
   using Partial = typename Obj::Partial;
+  static constexpr bool kMayBeInvalid = true;  // NaN and -inf rank last and are counted
   Obj objective;
   __device__ void accumulate(Partial& p, double x, Dim j, int) const {
     objective.accumulate(p, x, j);
