@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <numeric>
 #include <vector>
 
@@ -79,21 +80,85 @@ void write_vector(hid_t group, const std::string& name, const std::vector<T>& va
   if (n > 0) h5::write_block(dataset.get(), h5::native_type<T>(), 0, 0, n, values.data());
 }
 
-// A slot-major capacity x D array streamed out of the engine one block at a time.
-void write_slot_arrays(hid_t group, const std::string& name, Engine& engine, SlotArray array,
-                       int capacity, Dim dim, std::vector<real_t>& block) {
+// The genes, then the bias vectors, of every slot as a sequence of blocks of at most
+// kBlockGenes, read out of the engine one at a time. A sharded engine's reads are collective:
+// every rank makes the same reads in the same order, rank 0 writing the file and the others
+// sending their parts, and rank 0 finishes the sequence (read_rest) even when its file failed.
+class SlotArrayBlocks {
+ public:
+  struct Block {
+    SlotArray array;
+    int slot;
+    Dim first;
+    Dim count;
+  };
+  SlotArrayBlocks(Engine& engine, int capacity, Dim dim)
+      : engine_(engine), capacity_(capacity), dim_(dim),
+        per_slot_((dim + kBlockGenes - 1) / kBlockGenes),
+        data_(static_cast<std::size_t>(std::min(dim, kBlockGenes))) {}
+  Block read_next() {
+    const Dim per_array = per_slot_ * capacity_;
+    const Block b{next_ < per_array ? SlotArray::kGenes : SlotArray::kBias,
+                  static_cast<int>(next_ % per_array / per_slot_), next_ % per_slot_ * kBlockGenes,
+                  std::min(kBlockGenes, dim_ - next_ % per_slot_ * kBlockGenes)};
+    ++next_;
+    engine_.read_slot_array(b.array, b.slot, b.first, b.count, data_.data());
+    return b;
+  }
+  void read_rest() {
+    while (next_ < 2 * per_slot_ * capacity_) read_next();
+  }
+  const real_t* data() const { return data_.data(); }
+
+ private:
+  Engine& engine_;
+  int capacity_;
+  Dim dim_;
+  Dim per_slot_;
+  Dim next_ = 0;
+  std::vector<real_t> data_;
+};
+
+// One slot-major capacity x D dataset of the blocks' next capacity x D genes.
+void write_slot_arrays(hid_t group, const std::string& name, SlotArrayBlocks& blocks,
+                       int capacity, Dim dim) {
   const hid_t type = h5::native_type<real_t>();
   const auto width = static_cast<hsize_t>(std::min(dim, kBlockGenes));
   h5::Handle dataset = h5::create_dataset(
       group, name, type, {static_cast<hsize_t>(capacity), static_cast<hsize_t>(dim)}, {1, width});
   for (int slot = 0; slot < capacity; ++slot) {
     for (Dim first = 0; first < dim; first += kBlockGenes) {
-      const Dim count = std::min(kBlockGenes, dim - first);
-      engine.read_slot_array(array, slot, first, count, block.data());
-      h5::write_block(dataset.get(), type, static_cast<hsize_t>(slot),
-                      static_cast<hsize_t>(first), static_cast<hsize_t>(count), block.data());
+      const SlotArrayBlocks::Block b = blocks.read_next();
+      h5::write_block(dataset.get(), type, static_cast<hsize_t>(b.slot),
+                      static_cast<hsize_t>(b.first), static_cast<hsize_t>(b.count), blocks.data());
     }
   }
+}
+
+// After a step that may fail on some ranks only (rank 0's file, a damaged block in one rank's
+// slice): when any rank failed, every rank throws, the lowest failing one's message on the
+// others, so that all stop with the same one line and none waits for the rest.
+void throw_if_any_rank_failed(Communicator& comm, const std::exception_ptr& error) {
+  double first_failed = error ? comm.rank() : comm.size();
+  comm.allreduce_min(&first_failed, 1);
+  if (first_failed >= comm.size()) return;
+  const int root = static_cast<int>(first_failed);
+  std::string message;
+  if (comm.rank() == root) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      message = e.what();
+    } catch (...) {
+      message = "unknown error";
+    }
+  }
+  std::uint64_t length = message.size();
+  comm.broadcast(&length, sizeof(length), root);
+  message.resize(static_cast<std::size_t>(length));
+  comm.broadcast(message.data(), message.size(), root);
+  if (error) std::rethrow_exception(error);
+  throw UserError(message);
 }
 
 }  // namespace
@@ -106,8 +171,10 @@ void write_checkpoint(const std::string& flag, const std::string& path, MaSwChai
   const int capacity = population.capacity();
   const std::string state = state_to_json(algorithm, backend).dump();
   const RngSnapshot rng = engine.save_rng();
+  SlotArrayBlocks blocks(engine, capacity, config.dim);
 
-  commit_atomically(flag, path, [&](const std::string& temporary) {
+  // The file's content, written into the temporary file that commit_atomically renames.
+  auto fill = [&](const std::string& temporary) {
     try {
       h5::Handle file = h5::create_file(temporary);
       const hid_t root = file.get();
@@ -132,11 +199,8 @@ void write_checkpoint(const std::string& flag, const std::string& path, MaSwChai
       }
       {
         h5::Handle group = h5::create_group(root, "population");
-        std::vector<real_t> block(static_cast<std::size_t>(std::min(config.dim, kBlockGenes)));
-        write_slot_arrays(group.get(), "genes", engine, SlotArray::kGenes, capacity, config.dim,
-                          block);
-        write_slot_arrays(group.get(), "bias", engine, SlotArray::kBias, capacity, config.dim,
-                          block);
+        write_slot_arrays(group.get(), "genes", blocks, capacity, config.dim);
+        write_slot_arrays(group.get(), "bias", blocks, capacity, config.dim);
         std::vector<std::uint8_t> has_chain(capacity), ls_failed(capacity);
         std::vector<double> rho(capacity);
         std::vector<std::int32_t> successes(capacity), failures(capacity);
@@ -172,7 +236,21 @@ void write_checkpoint(const std::string& flag, const std::string& path, MaSwChai
     } catch (const h5::Error& e) {
       throw UserError(flag + " = " + path + ": cannot write the checkpoint: " + e.what());
     }
-  });
+  };
+
+  Communicator* comm = engine.shard().comm;
+  if (comm == nullptr) return commit_atomically(flag, path, fill);
+  // Sharded: one ordinary file, written by rank 0 alone from the blocks the ranks send it.
+  std::exception_ptr error;
+  if (comm->is_root()) {
+    try {
+      commit_atomically(flag, path, fill);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  blocks.read_rest();
+  throw_if_any_rank_failed(*comm, error);
 }
 
 namespace {
@@ -291,14 +369,17 @@ void check_slot_arrays(const std::string& path, hid_t group, const std::string& 
   }
 }
 
+// Genes [begin, end) of every slot, the engine's (a sharded rank's slice), one HDF5 chunk
+// (kBlockGenes along D) per read.
 void read_slot_arrays(const std::string& path, hid_t group, const std::string& name,
-                      Engine& engine, SlotArray array, int capacity, Dim dim,
+                      Engine& engine, SlotArray array, int capacity, Dim begin, Dim end,
                       std::vector<real_t>& block) {
   try {
     h5::Handle dataset = h5::open_dataset(group, name);
     for (int slot = 0; slot < capacity; ++slot) {
-      for (Dim first = 0; first < dim; first += kBlockGenes) {
-        const Dim count = std::min(kBlockGenes, dim - first);
+      for (Dim chunk = begin / kBlockGenes * kBlockGenes; chunk < end; chunk += kBlockGenes) {
+        const Dim first = std::max(chunk, begin);
+        const Dim count = std::min(chunk + kBlockGenes, end) - first;
         h5::read_block(dataset.get(), h5::native_type<real_t>(), static_cast<hsize_t>(slot),
                        static_cast<hsize_t>(first), static_cast<hsize_t>(count), block.data());
         engine.write_slot_array(array, slot, first, count, block.data());
@@ -453,7 +534,9 @@ Problem checkpoint_problem(const CheckpointHeader& header) {
   return make_problem(c.function, c.dim, c.effective_problem_seed(), c.instance);
 }
 
-void load_checkpoint(const std::string& path, MaSwChains& algorithm) {
+namespace {
+
+void load_checkpoint_here(const std::string& path, MaSwChains& algorithm) {
   h5::Handle file = open_checkpoint(path);
   const auto [header, loop] = validate_header(path, file);
   const Config& config = algorithm.config();
@@ -509,9 +592,13 @@ void load_checkpoint(const std::string& path, MaSwChains& algorithm) {
   }
 
   Engine& engine = algorithm.engine();
+  // A sharded rank reads only its slice: the file is the one-rank layout, whatever the ranks.
+  const EngineShard shard = engine.shard();
+  const Dim begin = shard.comm ? shard.slice.first : 0;
+  const Dim end = shard.comm ? shard.slice.end() : config.dim;
   std::vector<real_t> block(static_cast<std::size_t>(std::min(config.dim, kBlockGenes)));
-  read_slot_arrays(path, g, "genes", engine, SlotArray::kGenes, capacity, config.dim, block);
-  read_slot_arrays(path, g, "bias", engine, SlotArray::kBias, capacity, config.dim, block);
+  read_slot_arrays(path, g, "genes", engine, SlotArray::kGenes, capacity, begin, end, block);
+  read_slot_arrays(path, g, "bias", engine, SlotArray::kBias, capacity, begin, end, block);
   engine.restore_fitness(population.all_fitness().data());
   RngSnapshot rng;
   rng.bytes = read_bytes(path, rng_group.get(), "engine");
@@ -527,6 +614,22 @@ void load_checkpoint(const std::string& path, MaSwChains& algorithm) {
     damaged(path, e.what());
   }
   algorithm.restore(population, loop);
+}
+
+}  // namespace
+
+// Sharded: every rank reads the file (read-only; concurrent readers are fine) and keeps its
+// slice, so a checkpoint resumes on any number of ranks.
+void load_checkpoint(const std::string& path, MaSwChains& algorithm) {
+  Communicator* comm = algorithm.engine().shard().comm;
+  if (comm == nullptr) return load_checkpoint_here(path, algorithm);
+  std::exception_ptr error;
+  try {
+    load_checkpoint_here(path, algorithm);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  throw_if_any_rank_failed(*comm, error);
 }
 
 }  // namespace chainsaw

@@ -14,8 +14,17 @@ CheckpointSchedule::CheckpointSchedule(std::string flag, std::string path,
       stop_requested_(std::move(stop_requested)), profile_(profile),
       last_time_(std::chrono::steady_clock::now()) {}
 
+namespace {
+// A sharded run's ranks must write and stop together, but a signal or a clock is seen by each
+// rank on its own: they act when any of them says so.
+bool agreed(MaSwChains& algorithm, bool mine) {
+  Communicator* comm = algorithm.engine().shard().comm;
+  return comm == nullptr ? mine : comm->any(mine);
+}
+}  // namespace
+
 bool CheckpointSchedule::at_safe_point(MaSwChains& algorithm) {
-  if (stop_requested_ && stop_requested_()) {
+  if (stop_requested_ && agreed(algorithm, stop_requested_())) {
     if (!path_.empty()) write(algorithm, "signal");
     return false;
   }
@@ -25,7 +34,7 @@ bool CheckpointSchedule::at_safe_point(MaSwChains& algorithm) {
     // larger budget continues exactly as a run that had the larger budget from the start.
     if (!final_written_) write(algorithm, "final");
     final_written_ = true;
-  } else if (due(algorithm)) {
+  } else if (agreed(algorithm, due(algorithm))) {
     write(algorithm, "periodic");
   }
   return true;
