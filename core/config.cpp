@@ -17,6 +17,15 @@ const char* backend_name(Backend b) {
   return "?";
 }
 
+const char* distribute_name(Distribute d) {
+  switch (d) {
+    case Distribute::kNone: return "none";
+    case Distribute::kShard: return "shard";
+    case Distribute::kIslands: return "islands";
+  }
+  return "?";
+}
+
 namespace {
 template <class T>
 void require(bool ok, const char* name, T value, const char* rule) {
@@ -60,6 +69,13 @@ void Config::validate() const {
   require(solis_wets.max_failures >= 1, "--sw-failures", solis_wets.max_failures,
           "must be at least 1");
   require(threads >= 0, "--threads", threads, "must be >= 0 (0: OpenMP's default)");
+  require(migration_interval >= 1, "--migration-every", migration_interval,
+          "must be at least 1 evaluation");
+  // Islands migrate at the same unit on every rank because their evaluation counts advance in
+  // the same steps; a restart (decided by each island's own fitness) would break that.
+  if (distribute == Distribute::kIslands && restart)
+    throw UserError("--restart cannot be combined with --distribute islands: a restart changes "
+                    "one island's evaluation count, and the islands migrate in step");
   // Slot indices are int and gene offsets 64-bit; guard the product anyway.
   require(dim <= (Dim{1} << 40) / capacity(), "--dim", dim,
           "times the number of slots exceeds 2^40 genes");

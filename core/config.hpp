@@ -12,6 +12,14 @@ namespace chainsaw {
 enum class Backend { kAuto, kCpu, kCuda };
 const char* backend_name(Backend b);
 
+// How a run spreads over the ranks of an MPI job (`--distribute`; README "Distributed runs").
+enum class Distribute {
+  kNone,     // one process
+  kShard,    // one population, every individual's genes split over the ranks
+  kIslands,  // a population per rank; the best migrates around a ring every migration_interval
+};
+const char* distribute_name(Distribute d);
+
 // How a fresh Solis-Wets chain picks its first rho.
 enum class RhoInit {
   kFixed,      // rho0 (seed 003 §4.2: 0.2)
@@ -45,6 +53,8 @@ struct Config {
   // Execution
   Backend backend = Backend::kAuto;
   int threads = 0;  // 0: OpenMP's default
+  Distribute distribute = Distribute::kNone;
+  std::int64_t migration_interval = 10000;  // islands: evaluations (of each island) between migrations
 
   std::uint64_t effective_problem_seed() const { return problem_seed ? problem_seed : seed; }
   int capacity() const { return population_size + batch; }

@@ -17,13 +17,19 @@ Backend resolve_backend(Backend requested) {
   return device.available ? Backend::kCuda : Backend::kCpu;
 }
 
+void check_distributable(Backend resolved) {
+  if (resolved == Backend::kCuda)
+    throw UserError("--distribute needs --backend cpu for now (the NCCL engine is not built)");
+}
+
 std::unique_ptr<Engine> make_engine(const Config& config, const Problem& problem,
-                                    Backend resolved) {
+                                    Backend resolved, Communicator* comm) {
+  if (comm) check_distributable(resolved);
 #if defined(CHAINSAW_CUDA)
   if (resolved == Backend::kCuda) return std::make_unique<CudaEngine>(config, problem);
 #endif
   CHAINSAW_EXPECTS(resolved == Backend::kCpu, "backend not resolved or not built");
-  return std::make_unique<HostEngine>(config, problem);
+  return std::make_unique<HostEngine>(config, problem, comm);
 }
 
 }  // namespace chainsaw

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "core/communicator.hpp"
 #include "core/config.hpp"
 #include "core/engine.hpp"
 #include "fitness/problem.hpp"
@@ -13,7 +14,12 @@ namespace chainsaw {
 // Throws UserError when kCuda is asked for and cannot be had.
 Backend resolve_backend(Backend requested);
 
+// comm: the ranks of a `--distribute shard` run, which share one population (nullptr: one
+// process; islands runs pass nullptr, each rank's engine is a whole one).
 std::unique_ptr<Engine> make_engine(const Config& config, const Problem& problem,
-                                    Backend resolved);
+                                    Backend resolved, Communicator* comm = nullptr);
+
+// Throws UserError when `--distribute` is asked of a backend that cannot take part yet.
+void check_distributable(Backend resolved);
 
 }  // namespace chainsaw

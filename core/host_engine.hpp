@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/communicator.hpp"
 #include "core/config.hpp"
 #include "core/engine.hpp"
 #include "fitness/problem.hpp"

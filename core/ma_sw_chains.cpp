@@ -143,6 +143,15 @@ void MaSwChains::restart_population() {
   ++counters_.restarts;
 }
 
+double MaSwChains::immigrate(const real_t* genes) {
+  const int slot = population_.member(population_.size() - 1);
+  engine_.write_genes(slot, genes);
+  population_.fitness(slot) = engine_.fitness(slot);
+  population_.chain(slot) = ChainRecord{};
+  engine_.sort_slots(population_.order().data());
+  return population_.fitness(slot);
+}
+
 double MaSwChains::elapsed_seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }

@@ -103,7 +103,12 @@ class MaSwChains {
   const RunCounters& counters() const { return counters_; }
   const PhaseTimers& timers() const { return timers_; }
   Engine& engine() { return engine_; }
-  // Time spent outside the loop on its behalf (checkpoint I/O).
+  // An individual from another island (--distribute islands) takes the worst member's slot:
+  // evaluated there, with a fresh chain, and sorted in. Not counted in the budget: the sender
+  // evaluated it already. Returns its fitness on this island. Untimed: the caller times the
+  // whole exchange as Phase::kMigration.
+  double immigrate(const real_t* genes);
+  // Time spent outside the loop on its behalf (checkpoint I/O, migration).
   void add_phase_time(Phase phase, double seconds) { timers_.add(phase, seconds); }
 
   LoopState loop_state() const;

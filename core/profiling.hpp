@@ -46,13 +46,14 @@ enum class Phase : std::size_t {
   kSort,            // index sort of (fitness, slot)
   kSelection,       // host decisions: parents, mutation draws, the LS individual
   kCheckpoint,      // writing checkpoints
+  kMigration,       // --distribute islands: the exchange of migrants and their evaluation
   kCount
 };
 
 inline const char* phase_name(Phase p) {
   static constexpr const char* names[] = {"initialization", "distances", "crossover",
                                           "local_search",   "sort",      "selection",
-                                          "checkpoint_io"};
+                                          "checkpoint_io",  "migration"};
   return names[static_cast<std::size_t>(p)];
 }
 

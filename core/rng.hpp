@@ -38,6 +38,7 @@ enum class RngPurpose : std::uint64_t {
   kRestart = 6,
   kCecPermutation = 7,  // CEC 2010 instances: P
   kCecRotation = 8,     // and M (o uses kShift)
+  kIsland = 9,          // --distribute islands: the seed of island r > 0
 };
 
 class CounterRng {

@@ -8,12 +8,15 @@
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <filesystem>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/agreement.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "fitness/cec2010_instance.hpp"
@@ -46,7 +49,20 @@ std::string utc_now() {
   return text;
 }
 
-nlohmann::ordered_json state_to_json(const MaSwChains& algorithm, Backend backend) {
+// +inf (nothing received yet) is not a JSON number: null.
+nlohmann::ordered_json islands_to_json(const IslandState& s) {
+  return {{"rank", s.rank},
+          {"ranks", s.ranks},
+          {"epoch", s.epoch},
+          {"migrations", s.migrations},
+          {"immigrants_improved", s.immigrants_improved},
+          {"best_immigrant", std::isfinite(s.best_immigrant)
+                                 ? nlohmann::ordered_json(s.best_immigrant)
+                                 : nlohmann::ordered_json()}};
+}
+
+nlohmann::ordered_json state_to_json(const MaSwChains& algorithm, Backend backend,
+                                     const IslandState* islands) {
   const LoopState s = algorithm.loop_state();
   nlohmann::ordered_json j;
   j["format"] = kFormat;
@@ -69,6 +85,7 @@ nlohmann::ordered_json state_to_json(const MaSwChains& algorithm, Backend backen
   j["stage"] = stage_name(s.stage);
   j["ga_phase_left"] = s.ga_phase_left;
   j["elapsed_seconds"] = s.elapsed_seconds;
+  if (islands) j["islands"] = islands_to_json(*islands);
   return j;
 }
 
@@ -135,46 +152,71 @@ void write_slot_arrays(hid_t group, const std::string& name, SlotArrayBlocks& bl
   }
 }
 
-// After a step that may fail on some ranks only (rank 0's file, a damaged block in one rank's
-// slice): when any rank failed, every rank throws, the lowest failing one's message on the
-// others, so that all stop with the same one line and none waits for the rest.
-void throw_if_any_rank_failed(Communicator& comm, const std::exception_ptr& error) {
-  double first_failed = error ? comm.rank() : comm.size();
-  comm.allreduce_min(&first_failed, 1);
-  if (first_failed >= comm.size()) return;
-  const int root = static_cast<int>(first_failed);
-  std::string message;
-  if (comm.rank() == root) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-      message = e.what();
-    } catch (...) {
-      message = "unknown error";
-    }
-  }
-  std::uint64_t length = message.size();
-  comm.broadcast(&length, sizeof(length), root);
-  message.resize(static_cast<std::size_t>(length));
-  comm.broadcast(message.data(), message.size(), root);
-  if (error) std::rethrow_exception(error);
-  throw UserError(message);
-}
+// The checkpoint of `algorithm` in a temporary file, its slot arrays read from `blocks`.
+StagedFile stage_file(const std::string& flag, const std::string& path, MaSwChains& algorithm,
+                      Backend backend, const std::string& reason, const IslandState* islands,
+                      SlotArrayBlocks& blocks);
 
 }  // namespace
 
 void write_checkpoint(const std::string& flag, const std::string& path, MaSwChains& algorithm,
-                      Backend backend, const std::string& reason) {
+                      Backend backend, const std::string& reason, const IslandState* islands) {
+  Engine& engine = algorithm.engine();
+  Communicator* comm = engine.shard().comm;
+  if (comm == nullptr)
+    return stage_checkpoint(flag, path, algorithm, backend, reason, islands).commit();
+  // Sharded: one ordinary file, staged by rank 0 alone from the blocks every rank sends it.
+  // Rank 0 takes part in every read even when its file failed, so that no rank is left
+  // waiting; then all agree, and only a whole file replaces the last good one.
+  SlotArrayBlocks blocks(engine, algorithm.population().capacity(), algorithm.config().dim);
+  std::optional<StagedFile> staged;
+  std::exception_ptr error;
+  if (comm->is_root()) {
+    try {
+      staged.emplace(stage_file(flag, path, algorithm, backend, reason, islands, blocks));
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  blocks.read_rest();
+  agree(*comm, [&] {
+    if (error) std::rethrow_exception(error);
+  });
+  agree(*comm, [&] {
+    if (staged) staged->commit();
+  });
+}
+
+std::string island_checkpoint_path(const std::string& path, int rank) {
+  const std::filesystem::path p(path);
+  const std::string island = ".island" + std::to_string(rank);
+  if (!p.has_extension()) return path + island;
+  return (p.parent_path() / (p.stem().string() + island + p.extension().string())).string();
+}
+
+StagedFile stage_checkpoint(const std::string& flag, const std::string& path,
+                            MaSwChains& algorithm, Backend backend, const std::string& reason,
+                            const IslandState* islands) {
+  CHAINSAW_EXPECTS(algorithm.engine().shard().comm == nullptr,
+                   "a sharded run's checkpoint is written by all ranks: write_checkpoint");
+  SlotArrayBlocks blocks(algorithm.engine(), algorithm.population().capacity(),
+                         algorithm.config().dim);
+  return stage_file(flag, path, algorithm, backend, reason, islands, blocks);
+}
+
+namespace {
+
+StagedFile stage_file(const std::string& flag, const std::string& path, MaSwChains& algorithm,
+                      Backend backend, const std::string& reason, const IslandState* islands,
+                      SlotArrayBlocks& blocks) {
   const Population& population = algorithm.population();
   Engine& engine = algorithm.engine();
   const Config& config = algorithm.config();
   const int capacity = population.capacity();
-  const std::string state = state_to_json(algorithm, backend).dump();
+  const std::string state = state_to_json(algorithm, backend, islands).dump();
   const RngSnapshot rng = engine.save_rng();
-  SlotArrayBlocks blocks(engine, capacity, config.dim);
 
-  // The file's content, written into the temporary file that commit_atomically renames.
-  auto fill = [&](const std::string& temporary) {
+  return StagedFile(flag, path, [&](const std::string& temporary) {
     try {
       h5::Handle file = h5::create_file(temporary);
       const hid_t root = file.get();
@@ -236,22 +278,10 @@ void write_checkpoint(const std::string& flag, const std::string& path, MaSwChai
     } catch (const h5::Error& e) {
       throw UserError(flag + " = " + path + ": cannot write the checkpoint: " + e.what());
     }
-  };
-
-  Communicator* comm = engine.shard().comm;
-  if (comm == nullptr) return commit_atomically(flag, path, fill);
-  // Sharded: one ordinary file, written by rank 0 alone from the blocks the ranks send it.
-  std::exception_ptr error;
-  if (comm->is_root()) {
-    try {
-      commit_atomically(flag, path, fill);
-    } catch (...) {
-      error = std::current_exception();
-    }
-  }
-  blocks.read_rest();
-  throw_if_any_rank_failed(*comm, error);
+  });
 }
+
+}  // namespace
 
 namespace {
 
@@ -436,6 +466,25 @@ LoopState loop_state_from_json(const std::string& path, const nlohmann::json& j)
   }
 }
 
+std::optional<IslandState> islands_from_json(const std::string& path, const nlohmann::json& j) {
+  if (!j.contains("islands")) return std::nullopt;
+  try {
+    const nlohmann::json& i = j.at("islands");
+    IslandState s;
+    s.rank = i.at("rank").get<int>();
+    s.ranks = i.at("ranks").get<int>();
+    s.epoch = i.at("epoch").get<std::int64_t>();
+    s.migrations = i.at("migrations").get<std::int64_t>();
+    s.immigrants_improved = i.at("immigrants_improved").get<std::int64_t>();
+    if (!i.at("best_immigrant").is_null()) s.best_immigrant = i.at("best_immigrant").get<double>();
+    if (s.ranks < 1 || s.rank < 0 || s.rank >= s.ranks || s.epoch < 0 || s.migrations < 0)
+      damaged(path, "run/state has an impossible islands record");
+    return s;
+  } catch (const nlohmann::json::exception& e) {
+    damaged(path, std::string("run/state has an incomplete islands record (") + e.what() + ")");
+  }
+}
+
 }  // namespace
 
 CheckpointSummary inspect_checkpoint(const std::string& path) {
@@ -464,6 +513,9 @@ ValidatedHeader validate_header(const std::string& path, const h5::Handle& file)
     damaged(path, e.what());
   }
   const LoopState loop = loop_state_from_json(path, state);
+  h.islands = islands_from_json(path, state);
+  if (h.islands.has_value() != (h.config.distribute == Distribute::kIslands))
+    damaged(path, "run/state's islands record does not match its configuration");
   const CheckpointSummary& s = h.summary;
   if (state.value("backend", "") != s.backend || s.function != h.config.function ||
       s.dim != h.config.dim || s.capacity != h.config.capacity() ||
@@ -534,9 +586,7 @@ Problem checkpoint_problem(const CheckpointHeader& header) {
   return make_problem(c.function, c.dim, c.effective_problem_seed(), c.instance);
 }
 
-namespace {
-
-void load_checkpoint_here(const std::string& path, MaSwChains& algorithm) {
+void load_checkpoint(const std::string& path, MaSwChains& algorithm) {
   h5::Handle file = open_checkpoint(path);
   const auto [header, loop] = validate_header(path, file);
   const Config& config = algorithm.config();
@@ -614,22 +664,6 @@ void load_checkpoint_here(const std::string& path, MaSwChains& algorithm) {
     damaged(path, e.what());
   }
   algorithm.restore(population, loop);
-}
-
-}  // namespace
-
-// Sharded: every rank reads the file (read-only; concurrent readers are fine) and keeps its
-// slice, so a checkpoint resumes on any number of ranks.
-void load_checkpoint(const std::string& path, MaSwChains& algorithm) {
-  Communicator* comm = algorithm.engine().shard().comm;
-  if (comm == nullptr) return load_checkpoint_here(path, algorithm);
-  std::exception_ptr error;
-  try {
-    load_checkpoint_here(path, algorithm);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  throw_if_any_rank_failed(*comm, error);
 }
 
 }  // namespace chainsaw

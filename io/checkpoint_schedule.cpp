@@ -1,7 +1,9 @@
 #include "io/checkpoint_schedule.hpp"
 
+#include <optional>
 #include <utility>
 
+#include "core/agreement.hpp"
 #include "io/checkpoint.hpp"
 
 namespace chainsaw {
@@ -14,17 +16,15 @@ CheckpointSchedule::CheckpointSchedule(std::string flag, std::string path,
       stop_requested_(std::move(stop_requested)), profile_(profile),
       last_time_(std::chrono::steady_clock::now()) {}
 
-namespace {
-// A sharded run's ranks must write and stop together, but a signal or a clock is seen by each
-// rank on its own: they act when any of them says so.
-bool agreed(MaSwChains& algorithm, bool mine) {
-  Communicator* comm = algorithm.engine().shard().comm;
-  return comm == nullptr ? mine : comm->any(mine);
+void CheckpointSchedule::distribute(Communicator* comm, const Islands* islands) {
+  comm_ = comm;
+  islands_ = islands;
 }
-}  // namespace
 
 bool CheckpointSchedule::at_safe_point(MaSwChains& algorithm) {
-  if (stop_requested_ && agreed(algorithm, stop_requested_())) {
+  bool stop = stop_requested_ && stop_requested_();
+  if (comm_) stop = comm_->any(stop);  // a signal may reach the ranks at different units
+  if (stop) {
     if (!path_.empty()) write(algorithm, "signal");
     return false;
   }
@@ -34,7 +34,7 @@ bool CheckpointSchedule::at_safe_point(MaSwChains& algorithm) {
     // larger budget continues exactly as a run that had the larger budget from the start.
     if (!final_written_) write(algorithm, "final");
     final_written_ = true;
-  } else if (agreed(algorithm, due(algorithm))) {
+  } else if (due(algorithm)) {
     write(algorithm, "periodic");
   }
   return true;
@@ -47,17 +47,31 @@ void CheckpointSchedule::at_end(MaSwChains& algorithm) {
 bool CheckpointSchedule::due(const MaSwChains& algorithm) const {
   if (every_.evaluations > 0 &&
       algorithm.counters().evaluations - last_evaluations_ >= every_.evaluations)
-    return true;
-  return every_.seconds > 0.0 &&
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - last_time_).count() >=
-             every_.seconds;
+    return true;  // the same on every rank: their evaluation counts move in step
+  if (!(every_.seconds > 0.0)) return false;
+  const bool late =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_time_).count() >=
+      every_.seconds;
+  return comm_ ? comm_->any(late) : late;  // each rank's clock: agree
 }
 
 void CheckpointSchedule::write(MaSwChains& algorithm, const char* reason) {
   const auto start = std::chrono::steady_clock::now();
   {
     NvtxRange range(phase_name(Phase::kCheckpoint));
-    write_checkpoint(flag_, path_, algorithm, backend_, reason);
+    const IslandState* islands = islands_ ? &islands_->state() : nullptr;
+    if (!comm_ || algorithm.engine().shard().comm) {
+      // One process, or a sharded run's one file: write_checkpoint agrees across the ranks.
+      write_checkpoint(flag_, path_, algorithm, backend_, reason, islands);
+    } else {
+      // A failed write on one rank leaves every rank's last good file in place: the set stays
+      // one consistent point of the run.
+      std::optional<StagedFile> staged;
+      agree(*comm_, [&] {
+        staged.emplace(stage_checkpoint(flag_, path_, algorithm, backend_, reason, islands));
+      });
+      agree(*comm_, [&] { staged->commit(); });
+    }
   }
   last_time_ = std::chrono::steady_clock::now();
   last_evaluations_ = algorithm.counters().evaluations;

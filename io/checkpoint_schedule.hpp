@@ -10,7 +10,9 @@
 #include <functional>
 #include <string>
 
+#include "core/communicator.hpp"
 #include "core/config.hpp"
+#include "core/islands.hpp"
 #include "core/ma_sw_chains.hpp"
 #include "core/profiling.hpp"
 #include "io/parse_value.hpp"
@@ -25,6 +27,12 @@ class CheckpointSchedule {
   CheckpointSchedule(std::string flag, std::string path, CheckpointInterval every,
                      Backend backend, std::function<bool()> stop_requested = {},
                      KernelProfile* profile = nullptr);
+
+  // A distributed run: every decision (stop, a periodic checkpoint by time) is agreed by all
+  // ranks, so that they stop and write at the same unit, and every rank's file is staged
+  // before any is committed. islands (may be null): the migration record each file keeps.
+  // From then on at_safe_point and at_end are collective.
+  void distribute(Communicator* comm, const Islands* islands);
 
   // For MaSwChains::run's SafePointFn: false stops the run.
   bool at_safe_point(MaSwChains& algorithm);
@@ -41,6 +49,8 @@ class CheckpointSchedule {
   Backend backend_;
   std::function<bool()> stop_requested_;
   KernelProfile* profile_;
+  Communicator* comm_ = nullptr;
+  const Islands* islands_ = nullptr;
   std::chrono::steady_clock::time_point last_time_;
   std::int64_t last_evaluations_ = 0;
   bool final_written_ = false;

@@ -16,7 +16,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "core/agreement.hpp"
+#include "core/communicator.hpp"
 #include "core/config.hpp"
+#include "core/islands.hpp"
+#if defined(CHAINSAW_MPI)
+#include "core/mpi_communicator.hpp"
+#endif
 #if defined(CHAINSAW_CUDA)
 #include "core/cuda_engine.hpp"
 #endif
@@ -135,6 +141,15 @@ void add_run_options(CLI::App& run, RunOptions& o) {
              [&c](const std::string& f, const std::string& t) { c.backend = parse_backend(f, t); });
   add_number(run, o, "--threads", c.threads, "OpenMP threads on the CPU; 0: OpenMP's default", kInt,
              parse_int);
+  add_parsed(run, o, "--distribute",
+             "under mpirun: shard (one population, genes split over the ranks) or islands (a "
+             "population per rank, migrating)",
+             "none|shard|islands", distribute_name(c.distribute),
+             [&c](const std::string& f, const std::string& t) {
+               c.distribute = parse_distribute(f, t);
+             });
+  add_number(run, o, "--migration-every", c.migration_interval,
+             "islands: evaluations of each island between migrations", kInt, parse_int64);
   run.add_option("--output,-o", o.output, "result JSON file (written whole or not at all); "
                                           "default: the JSON goes to stdout")
       ->type_name("FILE");
@@ -224,7 +239,8 @@ std::string summary_line(const Config& c, const RunEnvironment& env, const RunRe
 }
 
 // --dry-run: what the run would allocate, by purpose, against what the machine has.
-int dry_run(const Config& c, [[maybe_unused]] Backend backend) {
+// print: false on the other ranks of a distributed run, which only return the verdict.
+int dry_run(const Config& c, [[maybe_unused]] Backend backend, bool print = true) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   [[maybe_unused]] const Problem problem =
       make_problem(c.function, c.dim, c.effective_problem_seed(), c.instance);
@@ -253,7 +269,8 @@ int dry_run(const Config& c, [[maybe_unused]] Backend backend) {
   // Genes and bias grow with D, the rest barely: the largest D whose slots fit what is left.
   const double per_dim = (genes + bias) / static_cast<double>(c.dim);
   const double largest_dim = (available - rng - scratch) / per_dim;
-  std::printf(
+  if (print)
+    std::printf(
       "memory plan (%s): %d slots x D = %lld, %s genes\n"
       "  genes        %10.3f GiB\n  bias vectors %10.3f GiB\n  RNG states   %10.3f GiB\n"
       "  scratch      %10.3f GiB\n  total        %10.3f GiB of %.3f GiB available (%.3f GiB in all): %s\n"
@@ -293,11 +310,42 @@ class StopSignals {
   struct sigaction old_term_ {};
 };
 
+// The ranks of a distributed run (`--distribute`); a default Ranks is one process.
+struct Ranks {
+  Communicator* comm = nullptr;
+  Distribute mode = Distribute::kNone;
+
+  bool root() const { return comm == nullptr || comm->is_root(); }
+  int rank() const { return comm ? comm->rank() : 0; }
+  int size() const { return comm ? comm->size() : 1; }
+  bool islands() const { return mode == Distribute::kIslands; }
+  // Runs `step` so that a failure on one rank fails every rank (core/agreement.hpp).
+  void agree(const std::function<void()>& step) const {
+    if (comm) {
+      chainsaw::agree(*comm, step);
+    } else {
+      step();
+    }
+  }
+  // Where this rank checkpoints when the run checkpoints to `path`: islands keep a file each.
+  std::string checkpoint_path(const std::string& path) const {
+    return islands() && !path.empty() ? island_checkpoint_path(path, rank()) : path;
+  }
+  // The command that continues a run checkpointed to `path`.
+  std::string resume_command(const std::string& path) const {
+    if (!comm) return "chainsaw resume " + path;
+    return fmt::format("mpirun -np {} chainsaw resume {} --distribute {}", size(), path,
+                       distribute_name(mode));
+  }
+};
+
 // The run itself, fresh or resumed: `make` builds the problem (a resume's comes from the
-// checkpoint), `prepare` restores a checkpoint into the new algorithm.
+// checkpoint), `prepare` restores a checkpoint into the new algorithm. env.checkpoint is where
+// this rank checkpoints; `restored` the island record of a resumed island.
 int execute(const Config& config, RunEnvironment env, const RunOptions& o,
             const std::function<Problem()>& make,
-            const std::function<void(MaSwChains&)>& prepare) {
+            const std::function<void(MaSwChains&)>& prepare, const Ranks& ranks = {},
+            const std::optional<IslandState>& restored = std::nullopt) {
   if (config.threads > 0) omp_set_num_threads(config.threads);
   env.threads = omp_get_max_threads();
 
@@ -308,32 +356,49 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
   ProfileReport profile;
   KernelProfile* const buckets = o.profile ? &profile.buckets : nullptr;
   const auto setup_start = Clock::now();
-  const Problem problem = make();
-  const auto engine = make_engine(config, problem, env.backend);
-  if (buckets) engine->set_profile(buckets);
-  MaSwChains algorithm(config, problem, *engine);
-  if (prepare) {
-    ScopedBucket timer(buckets, Bucket::kCheckpointIo);
-    prepare(algorithm);
-  }
+  std::optional<Problem> problem;
+  std::unique_ptr<Engine> engine;
+  std::optional<MaSwChains> algorithm;
+  ranks.agree([&] {
+    problem.emplace(make());
+    engine = make_engine(config, *problem, env.backend,
+                         ranks.mode == Distribute::kShard ? ranks.comm : nullptr);
+    if (buckets) engine->set_profile(buckets);
+    algorithm.emplace(config, *problem, *engine);
+    if (prepare) {
+      ScopedBucket timer(buckets, Bucket::kCheckpointIo);
+      prepare(*algorithm);
+    }
+  });
+  std::optional<Islands> islands;
+  if (ranks.islands())
+    islands.emplace(*ranks.comm, config.migration_interval,
+                    restored ? *restored : IslandState{ranks.rank(), ranks.size()});
   env.setup_seconds = seconds_since(setup_start);
 
   StopSignals signals;
-  CheckpointSchedule schedule("--checkpoint", o.checkpoint, o.checkpoint_every, env.backend,
+  CheckpointSchedule schedule("--checkpoint", env.checkpoint, o.checkpoint_every, env.backend,
                               [&signals] { return signals.received() != 0; }, buckets);
+  if (ranks.comm) schedule.distribute(ranks.comm, islands ? &*islands : nullptr);
   ConvergenceTrace trace;
   RunResult result;
   const auto run_start = Clock::now();
   {
-    ProgressLine progress(stderr, !o.quiet && ::isatty(STDERR_FILENO));
-    result = algorithm.run(
-        [&progress, &trace](const Progress& p) {
-          progress.update(p);
-          trace.add(p);
+    ProgressLine progress(stderr, !o.quiet && ::isatty(STDERR_FILENO) && ranks.root());
+    result = algorithm->run(
+        [&](const Progress& p) {
+          Progress all = p;
+          // The islands report at the same units (their counts move in step): the best of all.
+          if (islands) ranks.comm->allreduce_min(&all.best_fitness, 1);
+          progress.update(all);
+          trace.add(all);
         },
-        [&schedule](MaSwChains& a) { return schedule.at_safe_point(a); });
+        [&](MaSwChains& a) {
+          if (islands) islands->at_safe_point(a);
+          return schedule.at_safe_point(a);
+        });
     // A signal during the last unit comes too late to stop anything: the run is complete.
-    if (algorithm.done()) schedule.at_end(algorithm);
+    if (algorithm->done()) schedule.at_end(*algorithm);
   }
   if (buckets) {
     engine->flush_profile();
@@ -341,60 +406,87 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
     profile.setup_seconds = env.setup_seconds;
     profile.run_seconds = seconds_since(run_start);
   }
-  if (const int signal_number = signals.received(); signal_number != 0 && !algorithm.done()) {
+  // Only a stop ends the loop early; the ranks agreed on it and leave here together, with the
+  // signal the lowest-numbered one received.
+  if (!algorithm->done()) {
+    double received = signals.received() ? signals.received() : SIGTERM;
+    if (ranks.comm) ranks.comm->allreduce_min(&received, 1);
+    const int signal_number = static_cast<int>(received);
     const char* name = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
     const std::string saved =
         o.checkpoint.empty()
             ? "no --checkpoint was given, nothing is saved"
-            : fmt::format("checkpoint written to {}; continue with: chainsaw resume {}",
-                          o.checkpoint, o.checkpoint);
-    std::fprintf(stderr, "chainsaw: interrupted by %s after %lld evaluations (best %.6e); %s\n",
-                 name, static_cast<long long>(result.counters.evaluations), result.best_fitness,
-                 saved.c_str());
+            : fmt::format("checkpoint written to {}{}; continue with: {}", env.checkpoint,
+                          islands ? " (and one per other island)" : "",
+                          ranks.resume_command(o.checkpoint));
+    if (ranks.root())
+      std::fprintf(stderr, "chainsaw: interrupted by %s after %lld evaluations (best %.6e); %s\n",
+                   name, static_cast<long long>(result.counters.evaluations),
+                   result.best_fitness, saved.c_str());
     return 128 + signal_number;
   }
 
-  const std::string json =
-      result_to_json(config, env, result, &trace, buckets ? &profile : nullptr).dump(2) + "\n";
-  if (o.output.empty()) {
-    std::fwrite(json.data(), 1, json.size(), stdout);
-    std::fflush(stdout);
-  } else {
-    write_file_atomically("--output", o.output, json);
+  DistributedRun distributed;
+  distributed.mode = ranks.mode;
+  distributed.ranks = ranks.size();
+  if (islands) {
+    const IslandSummary mine{ranks.rank(),        config.seed,     result.best_fitness,
+                             result.distance_to_optimum, result.counters, islands->state()};
+    distributed.islands = gather_islands(*ranks.comm, mine);
+    result = combine_islands(result, distributed.islands, distributed.best_rank);
   }
-  if (!o.quiet) {
+  ranks.agree([&] {
+    if (!ranks.root()) return;
+    const std::string json = result_to_json(config, env, result, &trace,
+                                            buckets ? &profile : nullptr,
+                                            ranks.comm ? &distributed : nullptr)
+                                 .dump(2) +
+                             "\n";
+    if (o.output.empty()) {
+      std::fwrite(json.data(), 1, json.size(), stdout);
+      std::fflush(stdout);
+    } else {
+      write_file_atomically("--output", o.output, json);
+    }
+  });
+  if (!o.quiet && ranks.root()) {
     std::fprintf(stderr, "%s\n", summary_line(config, env, result, o.output).c_str());
     if (buckets) std::fputs(profile_table(profile).c_str(), stderr);
   }
   return 0;
 }
 
-// Output and checkpoint paths are probed before any work starts.
-void check_paths(const RunOptions& o) {
-  if (!o.output.empty()) check_output_writable("--output", o.output);
-  if (!o.checkpoint.empty()) check_output_writable("--checkpoint", o.checkpoint);
+// Output and checkpoint paths are probed before any work starts; only rank 0 writes the output.
+void check_paths(const std::string& output, const std::string& checkpoint) {
+  if (!output.empty()) check_output_writable("--output", output);
+  if (!checkpoint.empty()) check_output_writable("--checkpoint", checkpoint);
 }
 
-int run_command(const RunOptions& o) {
-  const Config& config = o.config;
-  config.validate();
-  check_paths(o);
+int run_command(const RunOptions& o, const Ranks& ranks) {
+  Config config = o.config;
   RunEnvironment env;
-  env.backend = resolve_backend(config.backend);
-  if (o.dry_run) return dry_run(config, env.backend);
-  if (env.backend == Backend::kCuda) {
-    env.device = query_cuda_device().name;
-  } else {
-    check_host_memory(config);
-  }
-  env.checkpoint = o.checkpoint;
+  ranks.agree([&] {
+    config.validate();
+    if (ranks.islands()) config = island_config(config, ranks.rank());
+    env.checkpoint = ranks.checkpoint_path(o.checkpoint);
+    check_paths(ranks.root() ? o.output : "", env.checkpoint);
+    env.backend = resolve_backend(config.backend);
+    if (ranks.comm) check_distributable(env.backend);
+    if (o.dry_run) return;
+    if (env.backend == Backend::kCuda) {
+      env.device = query_cuda_device().name;
+    } else {
+      check_host_memory(config);
+    }
+  });
+  if (o.dry_run) return dry_run(config, env.backend, ranks.root());
   return execute(
       config, env, o,
       [&config] {
         return make_problem(config.function, config.dim, config.effective_problem_seed(),
                             config.instance);
       },
-      {});
+      {}, ranks);
 }
 
 // `chainsaw resume FILE`: the checkpoint's configuration, with a new budget if asked for.
@@ -406,6 +498,7 @@ struct ResumeOptions {
   std::optional<int> threads;
   std::optional<std::string> function;
   std::optional<std::int64_t> dim;
+  Distribute distribute = Distribute::kNone;  // must be the checkpoint's
 };
 
 void add_resume_options(CLI::App& resume, ResumeOptions& r) {
@@ -424,6 +517,12 @@ void add_resume_options(CLI::App& resume, ResumeOptions& r) {
   add_parsed(resume, o, "--threads", "OpenMP threads on the CPU (results do not depend on it)",
              "INT", "checkpoint's",
              [&r](const std::string& f, const std::string& t) { r.threads = parse_int(f, t); });
+  add_parsed(resume, o, "--distribute",
+             "the checkpoint's: islands continues every island of an islands run (under mpirun, "
+             "one rank per island)",
+             "none|shard|islands", "none", [&r](const std::string& f, const std::string& t) {
+               r.distribute = parse_distribute(f, t);
+             });
   add_parsed(resume, o, "--function", "check: must match the checkpoint's", "NAME", "",
              [&r](const std::string&, const std::string& t) { r.function = t; });
   add_parsed(resume, o, "--dim", "check: must match the checkpoint's", "INT", "",
@@ -436,56 +535,98 @@ void add_resume_options(CLI::App& resume, ResumeOptions& r) {
       ->description("where to write checkpoints (default: the resumed file itself)");
 }
 
-int resume_command(ResumeOptions& r) {
-  const CheckpointHeader header = read_checkpoint_header(r.file);
-  Config config = header.config;
-  if (is_user_objective_name(config.function))
-    throw UserError(fmt::format("checkpoint {} holds a run on the user objective '{}': resume it "
-                                "through chainsaw::optimize with Options::resume_from",
-                                r.file, config.function.substr(std::string(kUserObjectivePrefix).size())));
-  auto mismatch = [&](const std::string& flag, const std::string& given, const std::string& saved) {
-    throw UserError(fmt::format("{} = {}: the checkpoint {} holds a run with {} {}", flag, given,
-                                r.file, flag.substr(2), saved));
-  };
-  if (r.function && *r.function != config.function) mismatch("--function", *r.function, config.function);
-  if (r.dim && *r.dim != config.dim)
-    mismatch("--dim", std::to_string(*r.dim), std::to_string(config.dim));
-  if (r.evaluations) {
-    if (*r.evaluations < header.summary.evaluations)
-      throw UserError(fmt::format("--evals = {}: the checkpoint {} has {} evaluations done already",
-                                  *r.evaluations, r.file, header.summary.evaluations));
-    config.max_evaluations = *r.evaluations;
-  }
-  if (r.threads) config.threads = *r.threads;
-  // Each backend draws its random numbers its own way: a run continues where it started.
-  if (r.backend && *r.backend != Backend::kAuto && *r.backend != header.backend)
-    throw UserError(fmt::format("--backend = {}: the checkpoint {} was written by the {} backend, "
-                                "whose random streams only it can continue",
-                                backend_name(*r.backend), r.file, backend_name(header.backend)));
-  config.backend = header.backend;
-  config.validate();
-  if (r.run.checkpoint.empty()) r.run.checkpoint = r.file;
-  check_paths(r.run);
-
+int resume_command(ResumeOptions& r, const Ranks& ranks) {
+  // An islands run keeps a file per island: rank r continues island r.
+  const std::string file = ranks.checkpoint_path(r.file);
+  CheckpointHeader header;
+  Config config;
   RunEnvironment env;
-  env.backend = header.backend;
-  if (env.backend == Backend::kCuda) {
-    const DeviceInfo device = query_cuda_device();
-    if (!device.available)
-      throw UserError("checkpoint " + r.file + " was written by the cuda backend and this "
-                      "machine has no usable GPU (" + device.reason + ")");
-    env.device = device.name;
-  } else {
-    check_host_memory(config);
+  if (r.run.checkpoint.empty()) r.run.checkpoint = r.file;
+  ranks.agree([&] {
+    header = read_checkpoint_header(file);
+    config = header.config;
+    if (is_user_objective_name(config.function))
+      throw UserError(fmt::format(
+          "checkpoint {} holds a run on the user objective '{}': resume it through "
+          "chainsaw::optimize with Options::resume_from",
+          file, config.function.substr(std::string(kUserObjectivePrefix).size())));
+    auto mismatch = [&](const std::string& flag, const std::string& given,
+                        const std::string& saved) {
+      throw UserError(fmt::format("{} = {}: the checkpoint {} holds a run with {} {}", flag,
+                                  given, file, flag.substr(2), saved));
+    };
+    if (header.islands && !ranks.islands())
+      throw UserError(fmt::format(
+          "checkpoint {} is island {} of a --distribute islands run of {} ranks: continue all "
+          "islands together with mpirun -np {} chainsaw resume <its --checkpoint> --distribute "
+          "islands",
+          file, header.islands->rank, header.islands->ranks, header.islands->ranks));
+    if (ranks.mode != config.distribute)
+      mismatch("--distribute", distribute_name(ranks.mode), distribute_name(config.distribute));
+    if (header.islands && header.islands->ranks != ranks.size())
+      throw UserError(fmt::format(
+          "checkpoint {} is island {} of a run on {} ranks and this job has {}: islands resume "
+          "on the number of ranks that wrote them (mpirun -np {})",
+          file, header.islands->rank, header.islands->ranks, ranks.size(),
+          header.islands->ranks));
+    if (header.islands && header.islands->rank != ranks.rank())
+      throw UserError(fmt::format("checkpoint {} holds island {}, not island {}", file,
+                                  header.islands->rank, ranks.rank()));
+    if (r.function && *r.function != config.function)
+      mismatch("--function", *r.function, config.function);
+    if (r.dim && *r.dim != config.dim)
+      mismatch("--dim", std::to_string(*r.dim), std::to_string(config.dim));
+    if (r.evaluations) {
+      if (*r.evaluations < header.summary.evaluations)
+        throw UserError(fmt::format(
+            "--evals = {}: the checkpoint {} has {} evaluations done already", *r.evaluations,
+            file, header.summary.evaluations));
+      config.max_evaluations = *r.evaluations;
+    }
+    if (r.threads) config.threads = *r.threads;
+    // Each backend draws its random numbers its own way: a run continues where it started.
+    if (r.backend && *r.backend != Backend::kAuto && *r.backend != header.backend)
+      throw UserError(fmt::format(
+          "--backend = {}: the checkpoint {} was written by the {} backend, whose random "
+          "streams only it can continue",
+          backend_name(*r.backend), file, backend_name(header.backend)));
+    config.backend = header.backend;
+    config.validate();
+    env.checkpoint = ranks.checkpoint_path(r.run.checkpoint);
+    check_paths(ranks.root() ? r.run.output : "", env.checkpoint);
+
+    env.backend = header.backend;
+    if (ranks.comm) check_distributable(env.backend);
+    if (env.backend == Backend::kCuda) {
+      const DeviceInfo device = query_cuda_device();
+      if (!device.available)
+        throw UserError("checkpoint " + file + " was written by the cuda backend and this "
+                        "machine has no usable GPU (" + device.reason + ")");
+      env.device = device.name;
+    } else {
+      check_host_memory(config);
+    }
+  });
+  if (ranks.islands()) {
+    // The islands' files must be one point of the run: a set mixed from two checkpoints (a
+    // rename that failed on one rank, a file copied from elsewhere) would not move in step.
+    double evaluations[2] = {static_cast<double>(header.summary.evaluations),
+                             -static_cast<double>(header.summary.evaluations)};
+    ranks.comm->allreduce_min(evaluations, 2);
+    ranks.agree([&] {
+      if (evaluations[0] != -evaluations[1])
+        throw UserError(fmt::format(
+            "checkpoint {}: the islands' files hold different points of the run ({} to {} "
+            "evaluations): they are not one checkpoint",
+            r.file, evaluations[0], -evaluations[1]));
+    });
   }
-  env.checkpoint = r.run.checkpoint;
   env.resumed_from = r.file;
   env.resumed_at_evaluations = header.summary.evaluations;
-  const std::string file = r.file;
   // The embedded instance: the --instance file may be gone or changed since.
   return execute(
       config, env, r.run, [&header] { return checkpoint_problem(header); },
-      [&file](MaSwChains& a) { load_checkpoint(file, a); });
+      [&file](MaSwChains& a) { load_checkpoint(file, a); }, ranks, header.islands);
 }
 
 int inspect_command(const std::string& file) {
@@ -587,6 +728,52 @@ int report(const char* kind, const std::string& message, int code) {
   return code;
 }
 
+// The one line and the exit code of an exception that ends the program.
+int report_exception(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const AgreedFailure& e) {
+    const int code = e.user_error ? kExitUserError : kExitInternalError;
+    // The lowest failing rank speaks for the job; the others exit with the same code.
+    return e.reporter ? report(e.user_error ? "error" : "internal error", e.what(), code) : code;
+  } catch (const UserError& e) {
+    return report("error", e.what(), kExitUserError);
+  } catch (const std::bad_alloc&) {
+    return report("error", "out of memory", kExitInternalError);
+  } catch (const std::exception& e) {
+    return report("internal error", e.what(), kExitInternalError);
+  } catch (...) {
+    return report("internal error", "unknown exception", kExitInternalError);
+  }
+}
+
+// Runs a run or resume `command` in one process, or with --distribute as one rank of the MPI
+// job that mpirun started: MPI lives exactly as long as the command, so a plain run never
+// touches it.
+int with_ranks(Distribute mode, int& argc, char**& argv,
+               const std::function<int(const Ranks&)>& command) {
+  if (mode == Distribute::kNone) return command(Ranks{});
+#if defined(CHAINSAW_MPI)
+  MpiSession session(&argc, &argv);
+  MpiCommunicator comm;
+  try {
+    return command(Ranks{&comm, mode});
+  } catch (const AgreedFailure&) {
+    return report_exception(std::current_exception());
+  } catch (...) {
+    // This rank failed between two collectives, where the others cannot learn of it: the one
+    // line, then the whole job ends rather than hang.
+    MpiSession::abort(report_exception(std::current_exception()));
+  }
+#else
+  (void)argc;
+  (void)argv;
+  (void)command;
+  throw UserError(fmt::format("--distribute {}: this chainsaw was built without MPI",
+                              distribute_name(mode)));
+#endif
+}
+
 }  // namespace
 
 int cli_main(int argc, char** argv) {
@@ -642,18 +829,15 @@ int cli_main(int argc, char** argv) {
     if (*inspect) return inspect_command(inspect_file);
     if (*resume) {
       resume_options.run.apply_deferred();
-      return resume_command(resume_options);
+      return with_ranks(resume_options.distribute, argc, argv, [&](const Ranks& ranks) {
+        return resume_command(resume_options, ranks);
+      });
     }
     options.apply_deferred();
-    return run_command(options);
-  } catch (const UserError& e) {
-    return report("error", e.what(), kExitUserError);
-  } catch (const std::bad_alloc&) {
-    return report("error", "out of memory", kExitInternalError);
-  } catch (const std::exception& e) {
-    return report("internal error", e.what(), kExitInternalError);
+    return with_ranks(options.config.distribute, argc, argv,
+                      [&](const Ranks& ranks) { return run_command(options, ranks); });
   } catch (...) {
-    return report("internal error", "unknown exception", kExitInternalError);
+    return report_exception(std::current_exception());
   }
 }
 

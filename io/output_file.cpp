@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -59,8 +60,9 @@ void check_output_writable(const std::string& flag, const std::string& path) {
   ::unlink(temp.c_str());
 }
 
-void commit_atomically(const std::string& flag, const std::string& path,
-                       const std::function<void(const std::string&)>& write) {
+StagedFile::StagedFile(const std::string& flag, const std::string& path,
+                       const std::function<void(const std::string&)>& write)
+    : flag_(flag), path_(path) {
   std::string temp;
   ::close(create_temporary(flag, path, temp));
   auto give_up = [&](const std::string& what) {
@@ -83,14 +85,39 @@ void commit_atomically(const std::string& flag, const std::string& path,
   ::fchmod(fd, 0666 & ~mask);
   ::close(fd);
   if (!synced) give_up("cannot flush the file to disk");
-  if (std::rename(temp.c_str(), path.c_str()) != 0)
-    give_up("cannot rename the finished file into place");
+  temporary_ = temp;
+}
+
+StagedFile::StagedFile(StagedFile&& other) noexcept
+    : flag_(std::move(other.flag_)),
+      path_(std::move(other.path_)),
+      temporary_(std::move(other.temporary_)) {
+  other.temporary_.clear();
+}
+
+StagedFile::~StagedFile() {
+  if (!temporary_.empty()) ::unlink(temporary_.c_str());
+}
+
+void StagedFile::commit() {
+  CHAINSAW_EXPECTS(!temporary_.empty(), "a staged file committed twice");
+  if (std::rename(temporary_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    fail(flag_, path_, std::string("cannot rename the finished file into place (") +
+                           std::strerror(err) + ")");
+  }
+  temporary_.clear();
   // The rename itself survives a power cut only once the directory is on disk.
-  const int dir = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY);
+  const int dir = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY);
   if (dir >= 0) {
     ::fsync(dir);
     ::close(dir);
   }
+}
+
+void commit_atomically(const std::string& flag, const std::string& path,
+                       const std::function<void(const std::string&)>& write) {
+  StagedFile(flag, path, write).commit();
 }
 
 void write_file_atomically(const std::string& flag, const std::string& path,

@@ -105,4 +105,10 @@ RhoInit parse_rho_init(const std::string& flag, const std::string& text) {
   reject(flag, text, "must be one of fixed, neighbour");
 }
 
+Distribute parse_distribute(const std::string& flag, const std::string& text) {
+  for (Distribute d : {Distribute::kNone, Distribute::kShard, Distribute::kIslands})
+    if (text == distribute_name(d)) return d;
+  reject(flag, text, "must be one of none, shard, islands");
+}
+
 }  // namespace chainsaw

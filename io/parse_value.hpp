@@ -28,5 +28,6 @@ CheckpointInterval parse_checkpoint_interval(const std::string& flag, const std:
 Backend parse_backend(const std::string& flag, const std::string& text);
 RhoInit parse_rho_init(const std::string& flag, const std::string& text);
 const char* rho_init_name(RhoInit r);
+Distribute parse_distribute(const std::string& flag, const std::string& text);
 
 }  // namespace chainsaw

@@ -1,5 +1,7 @@
 #include "io/result_json.hpp"
 
+#include <cmath>
+
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
@@ -35,6 +37,8 @@ nlohmann::ordered_json config_to_json(const Config& c) {
   j["restart"] = c.restart;
   j["backend"] = backend_name(c.backend);
   j["threads"] = c.threads;
+  j["distribute"] = distribute_name(c.distribute);
+  j["migration_every"] = c.migration_interval;
   return j;
 }
 
@@ -73,14 +77,62 @@ Config config_from_json(const nlohmann::json& j) {
   get("restart", c.restart);
   get("backend", backend);
   get("threads", c.threads);
+  // Optional (absent: a one-process run), so that files written before --distribute still load.
+  if (j.contains("distribute")) {
+    std::string distribute;
+    get("distribute", distribute);
+    c.distribute = parse_distribute("distribute", distribute);
+  }
+  if (j.contains("migration_every")) get("migration_every", c.migration_interval);
   c.rho_init = parse_rho_init("rho_init", rho_init);
   c.backend = parse_backend("backend", backend);
   return c;
 }
 
+namespace {
+
+nlohmann::ordered_json counters_to_json(const RunCounters& n) {
+  return {{"total", n.evaluations},
+          {"ga", n.ga_evaluations},
+          {"ls", n.ls_evaluations},
+          {"ls_applications", n.ls_applications},
+          {"ls_random_choices", n.ls_random_choices},
+          {"restarts", n.restarts}};
+}
+
+nlohmann::ordered_json distributed_to_json(const Config& config, const DistributedRun& d) {
+  nlohmann::ordered_json j;
+  j["mode"] = distribute_name(d.mode);
+  j["ranks"] = d.ranks;
+  if (d.mode != Distribute::kIslands) return j;
+  j["migration_every"] = config.migration_interval;
+  // Every island takes part in every exchange: rank 0's count is the run's.
+  j["migrations"] = d.islands.empty() ? 0 : d.islands.front().state.migrations;
+  j["best_rank"] = d.best_rank;
+  nlohmann::ordered_json islands = nlohmann::ordered_json::array();
+  for (const IslandSummary& i : d.islands) {
+    const double best_immigrant = i.state.best_immigrant;
+    islands.push_back({{"rank", i.rank},
+                       {"seed", i.seed},
+                       {"best_fitness", i.best_fitness},
+                       {"distance_to_optimum", i.distance_to_optimum},
+                       {"evaluations", counters_to_json(i.counters)},
+                       {"migrations", i.state.migrations},
+                       {"immigrants_improved", i.state.immigrants_improved},
+                       {"best_immigrant_fitness", std::isfinite(best_immigrant)
+                                                      ? nlohmann::ordered_json(best_immigrant)
+                                                      : nlohmann::ordered_json()}});
+  }
+  j["islands"] = islands;
+  return j;
+}
+
+}  // namespace
+
 nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment& env,
                                       const RunResult& r, const ConvergenceTrace* trace,
-                                      const ProfileReport* profile) {
+                                      const ProfileReport* profile,
+                                      const DistributedRun* distributed) {
   nlohmann::ordered_json j;
   j["chainsaw_version"] = kVersion;
   j["genes"] = sizeof(real_t) == 8 ? "float64" : "float32";
@@ -101,12 +153,7 @@ nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment
   j["distance_to_optimum"] = r.distance_to_optimum;
 
   const RunCounters& n = r.counters;
-  j["evaluations"] = {{"total", n.evaluations},
-                      {"ga", n.ga_evaluations},
-                      {"ls", n.ls_evaluations},
-                      {"ls_applications", n.ls_applications},
-                      {"ls_random_choices", n.ls_random_choices},
-                      {"restarts", n.restarts}};
+  j["evaluations"] = counters_to_json(n);
   j["ls_share"] = n.evaluations > 0 ? static_cast<double>(n.ls_evaluations) /
                                           static_cast<double>(n.evaluations)
                                     : 0.0;
@@ -130,6 +177,8 @@ nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment
       points.push_back({p.evaluations, p.seconds, p.best_fitness});
   j["trace"] = points;
   j["profile"] = profile ? profile_to_json(*profile) : nlohmann::ordered_json();
+  j["distribute"] =
+      distributed ? distributed_to_json(config, *distributed) : nlohmann::ordered_json();
   return j;
 }
 

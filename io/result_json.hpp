@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/config.hpp"
 #include "core/convergence_trace.hpp"
+#include "core/islands.hpp"
 #include "core/ma_sw_chains.hpp"
 #include "io/profile_report.hpp"
 
@@ -26,16 +28,26 @@ struct RunEnvironment {
   std::int64_t resumed_at_evaluations = 0;
 };
 
+// The ranks of a distributed run (--distribute), for the result's `distribute` block.
+struct DistributedRun {
+  Distribute mode = Distribute::kNone;
+  int ranks = 1;
+  int best_rank = 0;                   // islands: the island that holds the best individual
+  std::vector<IslandSummary> islands;  // islands: every island, in rank order
+};
+
 // Every Config field, under the name of its command-line flag (dashes as underscores).
 nlohmann::ordered_json config_to_json(const Config& config);
 
 // The inverse of config_to_json; throws UserError naming the first missing or bad field.
 Config config_from_json(const nlohmann::json& json);
 
-// `trace` and `profile` may be null: the file then has `"trace": []` and `"profile": null`.
+// `trace`, `profile` and `distributed` may be null: the file then has `"trace": []`,
+// `"profile": null` and `"distribute": null`.
 nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment& environment,
                                       const RunResult& result,
                                       const ConvergenceTrace* trace = nullptr,
-                                      const ProfileReport* profile = nullptr);
+                                      const ProfileReport* profile = nullptr,
+                                      const DistributedRun* distributed = nullptr);
 
 }  // namespace chainsaw

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checkpoint_support.hpp"
+#include "core/agreement.hpp"
 #include "core/error.hpp"
 #include "core/host_engine.hpp"
 #include "core/ma_sw_chains.hpp"
@@ -341,24 +342,28 @@ TEST_F(ShardCheckpoint, BlocksAcrossSlicesWriteAndReadTheOneRankFile) {
   EXPECT_EQ(dataset_bytes(one, "population/genes"), dataset_bytes(again, "population/genes"));
 }
 
-TEST_F(ShardCheckpoint, AWriteThatFailsOnRankZeroFailsOnEveryRankWithItsMessage) {
+TEST_F(ShardCheckpoint, AWriteThatFailsOnRankZeroFailsOnEveryRankAndRankZeroReportsIt) {
   const Config c = config();
   const Problem problem = test::problem_of(c);
   const std::string path = path_in_dir("missing/run.h5");
   std::vector<std::string> messages(2);
+  std::vector<int> failed(2, 0);
   test::run_ranks(2, [&](Communicator& comm) {
     HostEngine engine(c, problem, &comm);
     MaSwChains algorithm(c, problem, engine);
     algorithm.initialize();
     try {
       write_checkpoint("--checkpoint", path, algorithm, Backend::kCpu, "test");
-    } catch (const UserError& e) {
+    } catch (const AgreedFailure& e) {
+      EXPECT_TRUE(e.user_error);
+      EXPECT_EQ(e.reporter, comm.is_root());  // reported once, by the rank that failed
+      failed[static_cast<std::size_t>(comm.rank())] = 1;
       messages[static_cast<std::size_t>(comm.rank())] = e.what();
     }
     algorithm.run();  // the ranks are still in step
   });
+  EXPECT_EQ(failed, (std::vector<int>{1, 1}));
   EXPECT_NE(messages[0].find("--checkpoint = " + path), std::string::npos) << messages[0];
-  EXPECT_EQ(messages[0], messages[1]);
 }
 
 // A signal reaches the ranks at different moments: the schedule stops them all at the first
@@ -376,6 +381,7 @@ TEST_F(ShardCheckpoint, AStopSeenByOneRankStopsEveryRankAtTheSameSafePoint) {
                                   return comm.rank() == 1 &&
                                          algorithm.counters().evaluations >= 400;
                                 });
+    schedule.distribute(&comm, nullptr);
     algorithm.run({}, [&](MaSwChains& a) { return schedule.at_safe_point(a); });
     stopped_at[static_cast<std::size_t>(comm.rank())] = algorithm.counters().evaluations;
   });
