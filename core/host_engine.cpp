@@ -71,7 +71,7 @@ HostEngine::HostEngine(const Config& config, const Problem& problem, Communicato
     check_shardable(problem);
     comm_ = comm;
   }
-  for (int r = 0; r < ranks; ++r) slices_.push_back(shard_slice(dim_, kHostChunk, r, ranks));
+  for (int r = 0; r < ranks; ++r) slices_.push_back(host_shard_slice(dim_, r, ranks));
   // A rank may hold no chunk (more ranks than chunks): it then only joins the exchanges.
   slice_ = slices_[static_cast<size_t>(comm_ == nullptr ? 0 : comm_->rank())];
   chunks_ = host_chunk_count(dim_);

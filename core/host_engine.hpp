@@ -15,9 +15,16 @@
 #include "core/communicator.hpp"
 #include "core/config.hpp"
 #include "core/engine.hpp"
+#include "fitness/host_fitness.hpp"
 #include "fitness/problem.hpp"
 
 namespace chainsaw {
+
+// The genes of every individual that rank `rank` of `ranks` holds in a sharded run: whole
+// chunks, so that its chunks are the one-rank run's (rank 0's slice is the largest).
+inline GeneSlice host_shard_slice(Dim dim, int rank, int ranks) {
+  return shard_slice(dim, kHostChunk, rank, ranks);
+}
 
 class HostEngine final : public Engine {
  public:
