@@ -45,17 +45,14 @@ inline std::vector<std::string> lines_of(const std::string& text) {
 // The binary's tests: a fresh directory per test for every file a run writes.
 class CliTest : public TempDirTest {
  protected:
-  // Runs `chainsaw <args>`; stdout through the pipe, stderr through a file outside dir_.
-  // Every call here finishes in seconds; the timeout turns a run that should have been refused
-  // up front (see kLongRun) into a failure instead of a hang.
-  Outcome chainsaw(const std::string& args) {
-    return shell(std::string("timeout 120 '") + CHAINSAW_BINARY + "' " + args);
-  }
-
-  // Runs a shell command line the same way (e.g. chainsaw under mpiexec).
-  Outcome shell(const std::string& command_line) {
+  // Runs `chainsaw <args>`, after `launcher` (e.g. mpiexec and its flags) when given; stdout
+  // through the pipe, stderr through a file outside dir_.
+  Outcome chainsaw(const std::string& args, const std::string& launcher = "") {
     const std::string err_file = dir_.string() + ".stderr";
-    const std::string command = command_line + " 2>'" + err_file + "'";
+    // Every call here finishes in seconds; the timeout turns a run that should have been refused
+    // up front (see kLongRun) into a failure instead of a hang.
+    const std::string command =
+        "timeout 120 " + launcher + " '" + CHAINSAW_BINARY + "' " + args + " 2>'" + err_file + "'";
     Outcome o;
     std::FILE* pipe = ::popen(command.c_str(), "r");
     if (pipe == nullptr) return o;

@@ -29,8 +29,7 @@ class ShardCli : public test::CliTest {
   // `chainsaw <args>` as `ranks` ranks of one MPI job.
   test::Outcome on_ranks(int ranks, const std::string& args) {
 #if defined(CHAINSAW_MPIEXEC)
-    return shell("timeout 300 " CHAINSAW_MPIEXEC " " + std::to_string(ranks) + " '" +
-                 CHAINSAW_BINARY + "' " + args);
+    return chainsaw(args, CHAINSAW_MPIEXEC " " + std::to_string(ranks));
 #else
     (void)ranks;
     (void)args;
