@@ -232,6 +232,13 @@ class ShardCheckpoint : public test::TempDirTest {
   static Config config() { return shard_config("schwefel12", 20000, 9); }
 };
 
+// The end state a resumed run must reach: the one-rank run that never stopped.
+test::FinalState one_rank_to_the_end(const Config& config) {
+  return test::run_uninterrupted(config, [](const Config& c, const Problem& p) {
+    return std::make_unique<HostEngine>(c, p);
+  });
+}
+
 // Runs `config` on `ranks` ranks (0: the unsharded engine) to the safe point `stop_here`
 // chooses, writes a checkpoint to `path` there and returns rank 0's loop state at that point.
 LoopState checkpoint_at(const Config& config, int ranks, const std::string& path,
@@ -304,16 +311,14 @@ TEST_F(ShardCheckpoint, TwoRanksWriteTheOneRankFile) {
 
 TEST_F(ShardCheckpoint, ATwoRankCheckpointResumesExactlyOnOneRank) {
   const Config c = config();
-  const test::FinalState whole = test::run_uninterrupted(
-      c, [](const Config& k, const Problem& p) { return std::make_unique<HostEngine>(k, p); });
+  const test::FinalState whole = one_rank_to_the_end(c);
   checkpoint_at(c, 2, path_in_dir("run.h5"), test::stop_inside_chain(500));
   test::expect_identical(whole, resume_on(path_in_dir("run.h5"), 0));
 }
 
 TEST_F(ShardCheckpoint, AOneRankCheckpointResumesExactlyOnThreeRanks) {
   const Config c = config();
-  const test::FinalState whole = test::run_uninterrupted(
-      c, [](const Config& k, const Problem& p) { return std::make_unique<HostEngine>(k, p); });
+  const test::FinalState whole = one_rank_to_the_end(c);
   checkpoint_at(c, 0, path_in_dir("run.h5"), test::stop_inside_ga_phase(500));
   test::expect_identical(whole, resume_on(path_in_dir("run.h5"), 3));
 }
@@ -389,8 +394,7 @@ TEST_F(ShardCheckpoint, AStopSeenByOneRankStopsEveryRankAtTheSameSafePoint) {
   EXPECT_LT(stopped_at[0], c.max_evaluations);
   EXPECT_EQ(stopped_at[0], stopped_at[1]);
   EXPECT_EQ(inspect_checkpoint(path).evaluations, stopped_at[0]);
-  const test::FinalState whole = test::run_uninterrupted(
-      c, [](const Config& k, const Problem& p) { return std::make_unique<HostEngine>(k, p); });
+  const test::FinalState whole = one_rank_to_the_end(c);
   test::expect_identical(whole, resume_on(path, 2));
 }
 
