@@ -41,9 +41,6 @@ void HostEngine::evaluate_external_slots(const int* slots, int count, double* fi
   }
 }
 
-// Every parallel region has an `if`: a region costs microseconds to open (milliseconds on a
-// loaded machine), more than a single 4096-gene chunk takes to compute.
-
 namespace {
 // A sharded rank sees only its slice, so every term of f must be a function of one gene and
 // its index, reduced through chunk partials: the paper's six functions.
@@ -57,6 +54,9 @@ void check_shardable(const Problem& problem) {
                     "--distribute islands or one rank");
 }
 }  // namespace
+
+// Every parallel region has an `if`: a region costs microseconds to open (milliseconds on a
+// loaded machine), more than a single 4096-gene chunk takes to compute.
 
 HostEngine::HostEngine(const Config& config, const Problem& problem, Communicator* comm)
     : problem_(problem),
@@ -336,7 +336,8 @@ void HostEngine::read_genes(int slot, real_t* out) {
   }
   // The slices tile [0, dim) in rank order: their concatenation is the individual.
   std::vector<std::size_t> bytes;
-  for (const GeneSlice& s : slices_) bytes.push_back(static_cast<std::size_t>(s.count) * sizeof(real_t));
+  for (const GeneSlice& s : slices_)
+    bytes.push_back(static_cast<std::size_t>(s.count) * sizeof(real_t));
   comm_->allgatherv(x, out, bytes);
 }
 
@@ -361,10 +362,11 @@ double HostEngine::distance_to_optimum(int slot) {
 #pragma omp parallel for schedule(static) if (own > 1)
   for (Dim k = 0; k < own; ++k) {
     const OwnChunk c = own_chunk(k);
+    const real_t* xc = x + c.local;  // gene c.begin
     double sum = 0.0;
     for (Dim j = c.begin; j < c.end; ++j) {
-      const double d = static_cast<double>(x[c.local + (j - c.begin)]) -
-                       static_cast<double>(problem_.shift(j));
+      const double d =
+          static_cast<double>(xc[j - c.begin]) - static_cast<double>(problem_.shift(j));
       sum += d * d;
     }
     partials[k] = sum;
@@ -389,18 +391,19 @@ constexpr int kSlotArrayTag = 1;  // checkpoint blocks on their way to rank 0
 // Sharded: each rank sends its part of the range to rank 0, which alone writes checkpoints;
 // point to point, so that a block crosses the network once.
 void HostEngine::read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) {
-  const real_t* src = array_of(array, slot);
+  const real_t* held = array_of(array, slot);  // from gene slice_.first
   const int me = comm_ == nullptr ? 0 : comm_->rank();
   for (int r = 0; r < static_cast<int>(slices_.size()); ++r) {
     const Overlap o = overlap(slices_[static_cast<size_t>(r)], first, count);
     if (o.empty() || (me != 0 && r != me)) continue;
     const auto bytes = static_cast<std::size_t>(o.end - o.begin) * sizeof(real_t);
+    const real_t* mine = held + (o.begin - slice_.first);
     if (r == me && me == 0)
-      std::copy(src + (o.begin - slice_.first), src + (o.end - slice_.first), out + (o.begin - first));
+      std::copy(mine, mine + (o.end - o.begin), out + (o.begin - first));
     else if (me == 0)
       comm_->receive(out + (o.begin - first), bytes, r, kSlotArrayTag);
     else
-      comm_->send(src + (o.begin - slice_.first), bytes, 0, kSlotArrayTag);
+      comm_->send(mine, bytes, 0, kSlotArrayTag);
   }
 }
 

@@ -281,10 +281,6 @@ StagedFile stage_file(const std::string& flag, const std::string& path, MaSwChai
   });
 }
 
-}  // namespace
-
-namespace {
-
 [[noreturn]] void damaged(const std::string& path, const std::string& why) {
   throw UserError("checkpoint " + path + ": " + why);
 }

@@ -117,7 +117,9 @@ struct ShardCase {
   Dim dim;
   int ranks;
 };
-void PrintTo(const ShardCase& s, std::ostream* os) { *os << "D = " << s.dim << ", P = " << s.ranks; }
+void PrintTo(const ShardCase& s, std::ostream* os) {
+  *os << "D = " << s.dim << ", P = " << s.ranks;
+}
 
 class ShardedRun : public ::testing::TestWithParam<std::tuple<const char*, ShardCase>> {};
 
@@ -259,7 +261,8 @@ LoopState checkpoint_at(const Config& config, int ranks, const std::string& path
     body(nullptr);
   else
     test::run_ranks(ranks, [&](Communicator& comm) { body(&comm); });
-  for (const LoopState& s : states) EXPECT_EQ(s.counters.evaluations, states[0].counters.evaluations);
+  for (const LoopState& s : states)
+    EXPECT_EQ(s.counters.evaluations, states[0].counters.evaluations);
   return states[0];
 }
 

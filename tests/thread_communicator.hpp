@@ -36,7 +36,8 @@ class Rendezvous {
   int size() const { return size_; }
 
   // Every rank's pointer, once all have posted; `read` runs between the two barriers.
-  void exchange(int rank, const void* mine, const std::function<void(const std::vector<const void*>&)>& read) {
+  void exchange(int rank, const void* mine,
+                const std::function<void(const std::vector<const void*>&)>& read) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       posted_[static_cast<std::size_t>(rank)] = mine;
@@ -145,7 +146,8 @@ class ThreadCommunicator final : public Communicator {
     rv_.exchange(rank_, values, [&](const std::vector<const void*>& all) {
       for (int i = 0; i < count; ++i) {
         double v = static_cast<const double*>(all[0])[i];
-        for (std::size_t r = 1; r < all.size(); ++r) v = op(v, static_cast<const double*>(all[r])[i]);
+        for (std::size_t r = 1; r < all.size(); ++r)
+          v = op(v, static_cast<const double*>(all[r])[i]);
         result[static_cast<std::size_t>(i)] = v;
       }
     });
