@@ -34,6 +34,16 @@ int as_int(std::size_t n) {
   return static_cast<int>(n);
 }
 
+// Calls piece(offset, count) for consecutive pieces of `bytes` of at most `largest` bytes each.
+template <class Piece>
+void in_pieces(std::size_t bytes, std::size_t largest, Piece piece) {
+  for (std::size_t done = 0; done < bytes;) {
+    const std::size_t n = std::min(largest, bytes - done);
+    piece(done, as_int(n));
+    done += n;
+  }
+}
+
 }  // namespace
 
 MpiSession::MpiSession(int* argc, char*** argv) {
@@ -114,36 +124,29 @@ void MpiCommunicator::allgatherv(const void* in, void* out,
 
 void MpiCommunicator::broadcast(void* data, std::size_t bytes, int root) {
   auto* p = static_cast<std::uint8_t*>(data);
-  for (std::size_t done = 0; done < bytes;) {
-    const std::size_t n = std::min(max_message_, bytes - done);
-    CHAINSAW_MPI_TRY(MPI_Bcast(p + done, as_int(n), MPI_BYTE, root, comm_->comm));
-    done += n;
-  }
+  in_pieces(bytes, max_message_, [&](std::size_t at, int n) {
+    CHAINSAW_MPI_TRY(MPI_Bcast(p + at, n, MPI_BYTE, root, comm_->comm));
+  });
 }
 
 // Pieces of one message keep their order: MPI does not let messages with the same source,
 // tag and communicator overtake each other.
 void MpiCommunicator::send(const void* data, std::size_t bytes, int to, int tag) {
   const auto* p = static_cast<const std::uint8_t*>(data);
-  for (std::size_t done = 0; done < bytes;) {
-    const std::size_t n = std::min(max_message_, bytes - done);
-    CHAINSAW_MPI_TRY(MPI_Send(p + done, as_int(n), MPI_BYTE, to, tag, comm_->comm));
-    done += n;
-  }
+  in_pieces(bytes, max_message_, [&](std::size_t at, int n) {
+    CHAINSAW_MPI_TRY(MPI_Send(p + at, n, MPI_BYTE, to, tag, comm_->comm));
+  });
 }
 
 void MpiCommunicator::receive(void* data, std::size_t bytes, int from, int tag) {
   auto* p = static_cast<std::uint8_t*>(data);
-  for (std::size_t done = 0; done < bytes;) {
-    const std::size_t n = std::min(max_message_, bytes - done);
+  in_pieces(bytes, max_message_, [&](std::size_t at, int n) {
     MPI_Status status;
-    CHAINSAW_MPI_TRY(MPI_Recv(p + done, as_int(n), MPI_BYTE, from, tag, comm_->comm, &status));
+    CHAINSAW_MPI_TRY(MPI_Recv(p + at, n, MPI_BYTE, from, tag, comm_->comm, &status));
     int received = 0;
     CHAINSAW_MPI_TRY(MPI_Get_count(&status, MPI_BYTE, &received));
-    CHAINSAW_EXPECTS(static_cast<std::size_t>(received) == n,
-                     "a message of another size than the receiver expected");
-    done += n;
-  }
+    CHAINSAW_EXPECTS(received == n, "a message of another size than the receiver expected");
+  });
 }
 
 void MpiCommunicator::barrier() { CHAINSAW_MPI_TRY(MPI_Barrier(comm_->comm)); }
