@@ -2,12 +2,15 @@
 // one step of the paper's Fig. 3; the host loop (core/ma_sw_chains.hpp) owns all decisions
 // (which parents, which slot, how many evaluations), the engine owns the genes, the bias
 // vectors and the gene-level random numbers. HostEngine (OpenMP) and CudaEngine implement it.
+// A sharded engine (EngineShard) holds a slice of every individual; its passes are collective,
+// which holds because every rank runs the same host loop on identical values.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/communicator.hpp"
 #include "core/profiling.hpp"
 #include "core/types.hpp"
 #include "localsearch/solis_wets.hpp"
@@ -32,6 +35,13 @@ enum class SlotArray { kGenes, kBias };
 struct RngSnapshot {
   std::string layout;
   std::vector<std::uint8_t> bytes;
+};
+
+// Where an engine of a sharded run stands (README "Sharded runs"): the ranks that share every
+// individual, each holding `slice` of its genes. comm null: the engine holds whole individuals.
+struct EngineShard {
+  Communicator* comm = nullptr;
+  GeneSlice slice;
 };
 
 struct LocalSearchRequest {
@@ -64,13 +74,16 @@ class Engine {
   // order[0..capacity) = every slot sorted by (fitness, slot index), best first.
   virtual void sort_slots(int* order) = 0;
 
+  // Whole individuals (dim genes) on every rank; read_genes is collective when sharded.
   virtual void read_genes(int slot, real_t* out) = 0;
   virtual void write_genes(int slot, const real_t* genes) = 0;  // and evaluates them
   virtual double fitness(int slot) = 0;
   virtual double distance_to_optimum(int slot) = 0;
 
   // Checkpoints. Raw copies of genes [first, first + count) of a slot's genes or bias vector,
-  // without evaluation, so that a population streams through a small host buffer.
+  // without evaluation, so that a population streams through a small host buffer. Sharded:
+  // read_slot_array is collective and fills `out` on rank 0 only (the rank that writes the
+  // file); write_slot_array keeps the part of the range the engine holds.
   virtual void read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) = 0;
   virtual void write_slot_array(SlotArray array, int slot, Dim first, Dim count,
                                 const real_t* in) = 0;
@@ -88,6 +101,8 @@ class Engine {
   // Checkpoint copies (the slot arrays, fitness, RNG) are not bucketed: the caller times them
   // as checkpoint I/O.
   virtual void set_profile(KernelProfile* profile) = 0;
+  // The engine's place in a sharded run; the default holds whole individuals.
+  virtual EngineShard shard() const { return {}; }
   // Completes the timings of passes still in flight (the GPU's): call before reading `profile`.
   virtual void flush_profile() {}
 };

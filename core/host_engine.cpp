@@ -41,24 +41,71 @@ void HostEngine::evaluate_external_slots(const int* slots, int count, double* fi
   }
 }
 
+namespace {
+// A sharded rank sees only its slice, so every term of f must be a function of one gene and
+// its index, reduced through chunk partials: the paper's six functions.
+void check_shardable(const Problem& problem) {
+  if (problem.is_cec2010())
+    throw UserError(std::string("--distribute shard: ") + function_info(problem.function).name +
+                    " is evaluated on whole vectors (CEC 2010 functions permute, group and "
+                    "rotate genes from the whole vector); use --distribute islands or one rank");
+  if (problem.is_external())
+    throw UserError("--distribute shard: a user objective is evaluated on whole vectors; use "
+                    "--distribute islands or one rank");
+}
+}  // namespace
+
 // Every parallel region has an `if`: a region costs microseconds to open (milliseconds on a
 // loaded machine), more than a single 4096-gene chunk takes to compute.
 
 HostEngine::HostEngine(const Config& config, const Problem& problem, Communicator* comm)
     : problem_(problem),
-      comm_(comm),
       dim_(problem.dim),
       capacity_(config.capacity()),
       blx_alpha_(config.blx_alpha),
       sw_params_(config.solis_wets),
       seed_(config.seed),
-      genes_(static_cast<size_t>(capacity_) * dim_),
-      bias_(static_cast<size_t>(capacity_) * dim_),
-      fitness_(static_cast<size_t>(capacity_), std::numeric_limits<double>::infinity()),
-      current_(static_cast<size_t>(dim_)),
-      candidate_(static_cast<size_t>(dim_)),
-      dif_(static_cast<size_t>(dim_)) {
-  if (comm_ && comm_->size() > 1) throw UserError("--distribute shard: not built yet");
+      fitness_(static_cast<size_t>(capacity_), std::numeric_limits<double>::infinity()) {
+  const int ranks = comm == nullptr ? 1 : comm->size();
+  if (ranks > 1) {
+    check_shardable(problem);
+    comm_ = comm;
+  }
+  for (int r = 0; r < ranks; ++r) slices_.push_back(host_shard_slice(dim_, r, ranks));
+  // A rank may hold no chunk (more ranks than chunks): it then only joins the exchanges.
+  slice_ = slices_[static_cast<size_t>(comm_ == nullptr ? 0 : comm_->rank())];
+  chunks_ = host_chunk_count(dim_);
+  own_chunks_ = host_chunk_count(slice_.count);
+  genes_.resize(static_cast<size_t>(capacity_) * slice_.count);
+  bias_.resize(static_cast<size_t>(capacity_) * slice_.count);
+  current_.resize(static_cast<size_t>(slice_.count));
+  candidate_.resize(static_cast<size_t>(slice_.count));
+  dif_.resize(static_cast<size_t>(slice_.count));
+}
+
+HostEngine::OwnChunk HostEngine::own_chunk(Dim k) const {
+  const Dim chunk = slice_.first / kHostChunk + k;
+  const Dim begin = chunk * kHostChunk;
+  return {chunk, begin, chunk_end(chunk, dim_), begin - slice_.first};
+}
+
+// The one exchange of a sharded pass. In: this rank's chunk partials of `items` individuals
+// (item i's k-th own chunk at i * own_chunks_ + k); out: every chunk's, laid out as on one
+// rank (item i's chunk c at i * chunks_ + c), to be folded exactly as there.
+template <class Partial>
+void HostEngine::gather_chunks(std::vector<Partial>& partials, Dim items) {
+  if (comm_ == nullptr) return;
+  std::vector<std::size_t> counts;
+  for (const GeneSlice& s : slices_)
+    counts.push_back(static_cast<std::size_t>(items * host_chunk_count(s.count)));
+  const std::vector<Partial> gathered = comm_->allgather(partials.data(), counts);
+  partials.resize(static_cast<size_t>(items * chunks_));
+  std::size_t at = 0;
+  for (const GeneSlice& s : slices_) {
+    const Dim first = s.first / kHostChunk, count = host_chunk_count(s.count);
+    for (Dim i = 0; i < items; ++i)
+      for (Dim k = 0; k < count; ++k) partials[i * chunks_ + first + k] = gathered[at++];
+  }
 }
 
 std::uint64_t HostEngine::chunk_key(RngPurpose purpose, std::uint64_t operation,
@@ -69,7 +116,7 @@ std::uint64_t HostEngine::chunk_key(RngPurpose purpose, std::uint64_t operation,
 
 void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
   const auto count = static_cast<Dim>(slots.size());
-  const Dim chunks = host_chunk_count(dim_);
+  const Dim own = own_chunks_;
   const std::uint64_t first_op = operation_;
   operation_ += static_cast<std::uint64_t>(count);
   const double lower = problem_.lower, width = problem_.width();
@@ -77,24 +124,28 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
   ScopedBucket timer(profile_, Bucket::kFitness);
   visit_function(problem_.function, [&](auto fn) {
     using Fn = decltype(fn);
-    std::vector<typename Fn::Partial> partials(static_cast<size_t>(count * chunks));
-#pragma omp parallel for collapse(2) schedule(static) if (count * chunks > 1)
+    std::vector<typename Fn::Partial> partials(static_cast<size_t>(count * own));
+#pragma omp parallel for collapse(2) schedule(static) if (count * own > 1)
     for (Dim i = 0; i < count; ++i) {
-      for (Dim c = 0; c < chunks; ++c) {
-        real_t* x = genes_of(slots[static_cast<size_t>(i)]);
-        CounterRng rng(chunk_key(RngPurpose::kInitialGenes, first_op + i, c));
-        partials[i * chunks + c] =
-            accumulate_chunk<Fn>(problem_.shift, c * kHostChunk, chunk_end(c, dim_), [&](Dim j) {
-              x[j] = static_cast<real_t>(
+      for (Dim k = 0; k < own; ++k) {
+        const OwnChunk c = own_chunk(k);
+        real_t* x = genes_of(slots[static_cast<size_t>(i)]) + c.local;  // gene c.begin
+        CounterRng rng(chunk_key(RngPurpose::kInitialGenes, first_op + i, c.chunk));
+        partials[i * own + k] =
+            accumulate_chunk<Fn>(problem_.shift, c.begin, c.end, [&](Dim j) {
+              real_t& g = x[j - c.begin];
+              g = static_cast<real_t>(
                   clamp_to(lower + width * rng.uniform(), problem_.lower, problem_.upper));
-              return x[j];
+              return g;
             });
       }
     }
     if (problem_.is_external())
       return evaluate_external_slots(slots.data(), static_cast<int>(count), fitness);
+    gather_chunks(partials, count);
     for (Dim i = 0; i < count; ++i) {
-      fitness[i] = fused_fitness<Fn>(problem_, &partials[i * chunks], chunks, genes_of(slots[i]));
+      fitness[i] =
+          fused_fitness<Fn>(problem_, &partials[i * chunks_], chunks_, genes_of(slots[i]));
       fitness_[slots[i]] = fitness[i];
     }
   });
@@ -102,50 +153,55 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
 
 void HostEngine::distances(const int* from, const int* to, int count, double* out) {
   ScopedBucket timer(profile_, Bucket::kDistances);
-  const Dim chunks = host_chunk_count(dim_);
-  std::vector<double> partials(static_cast<size_t>(count * chunks));
-#pragma omp parallel for collapse(2) schedule(static) if (count * chunks > 1)
+  const Dim own = own_chunks_;
+  std::vector<double> partials(static_cast<size_t>(count * own));
+#pragma omp parallel for collapse(2) schedule(static) if (count * own > 1)
   for (Dim i = 0; i < count; ++i) {
-    for (Dim c = 0; c < chunks; ++c) {
+    for (Dim k = 0; k < own; ++k) {
+      const OwnChunk c = own_chunk(k);
       const real_t* a = genes_of(from[i]);
       const real_t* b = genes_of(to[i]);
       double sum = 0.0;
-      for (Dim j = c * kHostChunk, end = chunk_end(c, dim_); j < end; ++j) {
+      for (Dim j = c.local, end = c.local + (c.end - c.begin); j < end; ++j) {
         const double d = static_cast<double>(a[j]) - static_cast<double>(b[j]);
         sum += d * d;
       }
-      partials[i * chunks + c] = sum;
+      partials[i * own + k] = sum;
     }
   }
+  gather_chunks(partials, count);
   for (Dim i = 0; i < count; ++i) {
     double sum = 0.0;
-    for (Dim c = 0; c < chunks; ++c) sum += partials[i * chunks + c];
+    for (Dim c = 0; c < chunks_; ++c) sum += partials[i * chunks_ + c];
     out[i] = std::sqrt(sum);
   }
 }
 
 void HostEngine::make_children(const ChildSpec* children, int count, double* fitness) {
-  const Dim chunks = host_chunk_count(dim_);
+  const Dim own = own_chunks_;
   const std::uint64_t first_op = operation_;
   operation_ += static_cast<std::uint64_t>(count);
   const double lower = problem_.lower, upper = problem_.upper;
   visit_function(problem_.function, [&](auto fn) {
     using Fn = decltype(fn);
-    std::vector<typename Fn::Partial> partials(static_cast<size_t>(count * chunks));
+    std::vector<typename Fn::Partial> partials(static_cast<size_t>(count * own));
     std::optional<ScopedBucket> timer(std::in_place, profile_, Bucket::kCrossover);
-#pragma omp parallel for collapse(2) schedule(static) if (count * chunks > 1)
+#pragma omp parallel for collapse(2) schedule(static) if (count * own > 1)
     for (Dim i = 0; i < count; ++i) {
-      for (Dim c = 0; c < chunks; ++c) {
+      for (Dim k = 0; k < own; ++k) {
+        const OwnChunk c = own_chunk(k);
         const ChildSpec& spec = children[i];
-        const real_t* a = genes_of(spec.mother);
-        const real_t* b = genes_of(spec.father);
-        real_t* child = genes_of(spec.slot);
-        CounterRng rng(chunk_key(RngPurpose::kCrossover, first_op + i, c));
-        partials[i * chunks + c] =
-            accumulate_chunk<Fn>(problem_.shift, c * kHostChunk, chunk_end(c, dim_), [&](Dim j) {
-              real_t g = blx_alpha_gene(a[j], b[j], blx_alpha_, lower, upper, rng.uniform());
+        const real_t* a = genes_of(spec.mother) + c.local;  // gene c.begin
+        const real_t* b = genes_of(spec.father) + c.local;
+        real_t* child = genes_of(spec.slot) + c.local;
+        CounterRng rng(chunk_key(RngPurpose::kCrossover, first_op + i, c.chunk));
+        // The mutated gene lies in one rank's slice: only that rank sees its index here.
+        partials[i * own + k] =
+            accumulate_chunk<Fn>(problem_.shift, c.begin, c.end, [&](Dim j) {
+              const Dim l = j - c.begin;
+              real_t g = blx_alpha_gene(a[l], b[l], blx_alpha_, lower, upper, rng.uniform());
               if (j == spec.mutated_gene) g = bga_mutate_gene(g, spec.mutation_step, lower, upper);
-              child[j] = g;
+              child[l] = g;
               return g;
             });
       }
@@ -157,23 +213,24 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
       for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
       return evaluate_external_slots(slots.data(), count, fitness);
     }
+    gather_chunks(partials, count);
     for (Dim i = 0; i < count; ++i) {
-      fitness[i] =
-          fused_fitness<Fn>(problem_, &partials[i * chunks], chunks, genes_of(children[i].slot));
+      fitness[i] = fused_fitness<Fn>(problem_, &partials[i * chunks_], chunks_,
+                                     genes_of(children[i].slot));
       fitness_[children[i].slot] = fitness[i];
     }
   });
 }
 
 LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
-  const Dim chunks = host_chunk_count(dim_);
+  const Dim own = own_chunks_, genes = slice_.count;
   const double lower = problem_.lower, upper = problem_.upper;
   real_t* x = genes_of(request.slot);
   real_t* bias = bias_of(request.slot);
   {
     ScopedBucket timer(profile_, Bucket::kSwMoves);
-    if (!request.continue_chain) std::fill(bias, bias + dim_, real_t{0});
-    std::copy(x, x + dim_, current_.begin());
+    if (!request.continue_chain) std::fill(bias, bias + genes, real_t{0});
+    std::copy(x, x + genes, current_.begin());
   }
 
   LocalSearchResult result;
@@ -182,40 +239,44 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
 
   visit_function(problem_.function, [&](auto fn) {
     using Fn = decltype(fn);
-    std::vector<typename Fn::Partial> partials(static_cast<size_t>(chunks));
+    // This rank's partials of one candidate, then (gathered) every chunk's.
+    std::vector<typename Fn::Partial> partials(static_cast<size_t>(own));
     // One candidate: forward (draws dif) or backward (reuses it); returns its fitness.
     auto evaluate_move = [&](bool forward, std::uint64_t op, double rho) {
-      real_t* cur = current_.data();
-      real_t* cand = candidate_.data();
-      real_t* dif = dif_.data();
       std::optional<ScopedBucket> timer(std::in_place, profile_, Bucket::kSwMoves);
-#pragma omp parallel for schedule(static) if (chunks > 1)
-      for (Dim c = 0; c < chunks; ++c) {
-        CounterRng rng(chunk_key(RngPurpose::kSolisWets, op, c));
-        partials[c] =
-            accumulate_chunk<Fn>(problem_.shift, c * kHostChunk, chunk_end(c, dim_), [&](Dim j) {
-              if (forward) {
-                dif[j] = static_cast<real_t>(rho * rng.normal());
-                cand[j] = sw_forward_gene(cur[j], bias[j], dif[j], lower, upper);
-              } else {
-                cand[j] = sw_backward_gene(cur[j], bias[j], dif[j], lower, upper);
-              }
-              return cand[j];
-            });
+#pragma omp parallel for schedule(static) if (own > 1)
+      for (Dim k = 0; k < own; ++k) {
+        const OwnChunk c = own_chunk(k);
+        const real_t* cur = current_.data() + c.local;  // gene c.begin
+        const real_t* bias_c = bias + c.local;
+        real_t* cand = candidate_.data() + c.local;
+        real_t* dif = dif_.data() + c.local;
+        CounterRng rng(chunk_key(RngPurpose::kSolisWets, op, c.chunk));
+        partials[k] = accumulate_chunk<Fn>(problem_.shift, c.begin, c.end, [&](Dim j) {
+          const Dim l = j - c.begin;
+          if (forward) {
+            dif[l] = static_cast<real_t>(rho * rng.normal());
+            cand[l] = sw_forward_gene(cur[l], bias_c[l], dif[l], lower, upper);
+          } else {
+            cand[l] = sw_backward_gene(cur[l], bias_c[l], dif[l], lower, upper);
+          }
+          return cand[l];
+        });
       }
       if (problem_.evaluates_stored_vectors()) timer.emplace(profile_, Bucket::kFitness);
       if (problem_.is_external()) {
         double f = 0.0;
-        invalid_ += evaluate_external_host(problem_, candidate_.data(), dim_, 1, &f);
+        invalid_ += evaluate_external_host(problem_, candidate_.data(), genes, 1, &f);
         return f;
       }
-      return fused_fitness<Fn>(problem_, partials.data(), chunks, candidate_.data());
+      gather_chunks(partials, 1);
+      return fused_fitness<Fn>(problem_, partials.data(), chunks_, candidate_.data());
     };
     auto update_bias = [&](SwOutcome outcome) {
       const real_t* dif = dif_.data();
       ScopedBucket timer(profile_, Bucket::kSwMoves);
-#pragma omp parallel for schedule(static) if (dim_ > kHostChunk)
-      for (Dim j = 0; j < dim_; ++j) {
+#pragma omp parallel for schedule(static) if (genes > kHostChunk)
+      for (Dim j = 0; j < genes; ++j) {
         if (outcome == SwOutcome::kForwardSuccess)
           bias[j] = sw_bias_after_forward_success(bias[j], dif[j]);
         else if (outcome == SwOutcome::kBackwardSuccess)
@@ -269,46 +330,89 @@ void HostEngine::sort_slots(int* order) {
 
 void HostEngine::read_genes(int slot, real_t* out) {
   const real_t* x = genes_of(slot);
-  std::copy(x, x + dim_, out);
+  if (comm_ == nullptr) {
+    std::copy(x, x + dim_, out);
+    return;
+  }
+  // The slices tile [0, dim) in rank order: their concatenation is the individual.
+  std::vector<std::size_t> bytes;
+  for (const GeneSlice& s : slices_)
+    bytes.push_back(static_cast<std::size_t>(s.count) * sizeof(real_t));
+  comm_->allgatherv(x, out, bytes);
 }
 
 void HostEngine::write_genes(int slot, const real_t* genes) {
   ScopedBucket timer(profile_, Bucket::kFitness);
-  std::copy(genes, genes + dim_, genes_of(slot));
+  std::copy(genes + slice_.first, genes + slice_.end(), genes_of(slot));
   if (problem_.is_external()) {
     double f = 0.0;
     evaluate_external_slots(&slot, 1, &f);
     return;
   }
-  fitness_[slot] = evaluate_host(problem_, genes_of(slot));
+  // Every rank has the whole vector here: evaluating it alone is the one-rank f, no exchange.
+  fitness_[slot] = evaluate_host(problem_, genes);
 }
 
 double HostEngine::distance_to_optimum(int slot) {
   ScopedBucket timer(profile_, Bucket::kDistances);
   if (problem_.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
   const real_t* x = genes_of(slot);
-  const Dim chunks = host_chunk_count(dim_);
-  std::vector<double> partials(static_cast<size_t>(chunks));
-#pragma omp parallel for schedule(static) if (chunks > 1)
-  for (Dim c = 0; c < chunks; ++c) {
+  const Dim own = own_chunks_;
+  std::vector<double> partials(static_cast<size_t>(own));
+#pragma omp parallel for schedule(static) if (own > 1)
+  for (Dim k = 0; k < own; ++k) {
+    const OwnChunk c = own_chunk(k);
+    const real_t* xc = x + c.local;  // gene c.begin
     double sum = 0.0;
-    for (Dim j = c * kHostChunk, end = chunk_end(c, dim_); j < end; ++j) {
-      const double d = static_cast<double>(x[j]) - static_cast<double>(problem_.shift(j));
+    for (Dim j = c.begin; j < c.end; ++j) {
+      const double d =
+          static_cast<double>(xc[j - c.begin]) - static_cast<double>(problem_.shift(j));
       sum += d * d;
     }
-    partials[c] = sum;
+    partials[k] = sum;
   }
+  gather_chunks(partials, 1);
   return std::sqrt(std::accumulate(partials.begin(), partials.end(), 0.0));
 }
 
+namespace {
+// Genes [first, first + count) that `slice` holds: [begin, end), empty when begin >= end.
+struct Overlap {
+  Dim begin;
+  Dim end;
+  bool empty() const { return begin >= end; }
+};
+Overlap overlap(const GeneSlice& slice, Dim first, Dim count) {
+  return {std::max(first, slice.first), std::min(first + count, slice.end())};
+}
+constexpr int kSlotArrayTag = 1;  // checkpoint blocks on their way to rank 0
+}  // namespace
+
+// Sharded: each rank sends its part of the range to rank 0, which alone writes checkpoints;
+// point to point, so that a block crosses the network once.
 void HostEngine::read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) {
-  const real_t* src = array_of(array, slot) + first;
-  std::copy(src, src + count, out);
+  const real_t* held = array_of(array, slot);  // from gene slice_.first
+  const int me = comm_ == nullptr ? 0 : comm_->rank();
+  for (int r = 0; r < static_cast<int>(slices_.size()); ++r) {
+    const Overlap o = overlap(slices_[static_cast<size_t>(r)], first, count);
+    if (o.empty() || (me != 0 && r != me)) continue;
+    const auto bytes = static_cast<std::size_t>(o.end - o.begin) * sizeof(real_t);
+    const real_t* mine = held + (o.begin - slice_.first);
+    if (r == me && me == 0)
+      std::copy(mine, mine + (o.end - o.begin), out + (o.begin - first));
+    else if (me == 0)
+      comm_->receive(out + (o.begin - first), bytes, r, kSlotArrayTag);
+    else
+      comm_->send(mine, bytes, 0, kSlotArrayTag);
+  }
 }
 
 void HostEngine::write_slot_array(SlotArray array, int slot, Dim first, Dim count,
                                   const real_t* in) {
-  std::copy(in, in + count, array_of(array, slot) + first);
+  const Overlap o = overlap(slice_, first, count);
+  if (!o.empty())
+    std::copy(in + (o.begin - first), in + (o.end - first),
+              array_of(array, slot) + (o.begin - slice_.first));
 }
 
 void HostEngine::restore_fitness(const double* fitness) {

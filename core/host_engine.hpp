@@ -1,6 +1,12 @@
 // The CPU backend: every Engine operation as OpenMP loops over fixed chunks of kHostChunk
 // genes. Random numbers come from counter-based streams keyed by (seed, purpose, operation,
 // chunk), so results are bit-identical for any thread count.
+//
+// Sharded (a communicator of P > 1 ranks): each rank holds the whole chunks of its GeneSlice of
+// every slot and computes exactly the one-rank run's chunks there, keyed by their global index;
+// one allgather of the chunk partials per pass gives every rank every chunk's partial, folded as
+// on one rank. Fitness and distances, and with them every decision of the host loop, are
+// bit-identical to the one-rank run's on every rank.
 #pragma once
 
 #include <cstdint>
@@ -9,14 +15,21 @@
 #include "core/communicator.hpp"
 #include "core/config.hpp"
 #include "core/engine.hpp"
+#include "fitness/host_fitness.hpp"
 #include "fitness/problem.hpp"
 
 namespace chainsaw {
 
+// The genes of every individual that rank `rank` of `ranks` holds in a sharded run: whole
+// chunks, so that its chunks are the one-rank run's (rank 0's slice is the largest).
+inline GeneSlice host_shard_slice(Dim dim, int rank, int ranks) {
+  return shard_slice(dim, kHostChunk, rank, ranks);
+}
+
 class HostEngine final : public Engine {
  public:
-  // comm: the ranks of a sharded run (`--distribute shard`); nullptr or one rank: the whole
-  // problem in this process.
+  // comm: null or one rank holds whole individuals. Throws UserError for a sharded problem
+  // whose terms need genes of other slices (CEC 2010, user objectives).
   HostEngine(const Config& config, const Problem& problem, Communicator* comm = nullptr);
 
   std::string name() const override { return "cpu"; }
@@ -39,14 +52,27 @@ class HostEngine final : public Engine {
   void restore_rng(const RngSnapshot& snapshot) override;
   std::int64_t invalid_evaluations() override { return invalid_; }
   void set_profile(KernelProfile* profile) override { profile_ = profile; }
+  EngineShard shard() const override { return {comm_, slice_}; }
 
-  // The slot's Solis-Wets bias vector (tests inspect chain state through it).
-  const real_t* bias(int slot) const { return &bias_[static_cast<size_t>(slot) * dim_]; }
+  // The slot's Solis-Wets bias vector over this rank's slice (tests inspect chain state
+  // through it).
+  const real_t* bias(int slot) const { return &bias_[static_cast<size_t>(slot) * slice_.count]; }
   std::uint64_t operation_counter() const { return operation_; }
 
  private:
-  real_t* genes_of(int slot) { return &genes_[static_cast<size_t>(slot) * dim_]; }
-  real_t* bias_of(int slot) { return &bias_[static_cast<size_t>(slot) * dim_]; }
+  // The k-th chunk this rank holds: global genes [begin, end), stored from local index `local`.
+  struct OwnChunk {
+    Dim chunk;
+    Dim begin;
+    Dim end;
+    Dim local;
+  };
+  OwnChunk own_chunk(Dim k) const;
+  template <class Partial>
+  void gather_chunks(std::vector<Partial>& partials, Dim items);
+
+  real_t* genes_of(int slot) { return &genes_[static_cast<size_t>(slot) * slice_.count]; }
+  real_t* bias_of(int slot) { return &bias_[static_cast<size_t>(slot) * slice_.count]; }
   real_t* array_of(SlotArray array, int slot) {
     return array == SlotArray::kGenes ? genes_of(slot) : bias_of(slot);
   }
@@ -54,8 +80,12 @@ class HostEngine final : public Engine {
   std::uint64_t chunk_key(RngPurpose purpose, std::uint64_t operation, Dim chunk) const;
 
   Problem problem_;
-  Communicator* comm_;
   Dim dim_;
+  Communicator* comm_ = nullptr;       // null: one rank, whole individuals
+  std::vector<GeneSlice> slices_;      // every rank's, in rank order
+  GeneSlice slice_;                    // this rank's
+  Dim chunks_ = 0;                     // chunks of the whole individual
+  Dim own_chunks_ = 0;                 // chunks of this rank's slice
   int capacity_;
   double blx_alpha_;
   SolisWetsParams sw_params_;
@@ -64,10 +94,10 @@ class HostEngine final : public Engine {
   std::int64_t invalid_ = 0;     // a user objective's NaN and -inf values
   KernelProfile* profile_ = nullptr;  // --profile: steady-clock time of every pass
 
-  std::vector<real_t> genes_;  // capacity x dim, slot-major
-  std::vector<real_t> bias_;   // capacity x dim, the Solis-Wets bias of each slot's chain
-  std::vector<double> fitness_;
-  std::vector<real_t> current_, candidate_, dif_;  // Solis-Wets working vectors
+  std::vector<real_t> genes_;  // capacity x slice, slot-major
+  std::vector<real_t> bias_;   // capacity x slice, the Solis-Wets bias of each slot's chain
+  std::vector<double> fitness_;  // every slot's, on every rank
+  std::vector<real_t> current_, candidate_, dif_;  // Solis-Wets working vectors, the slice
 };
 
 }  // namespace chainsaw

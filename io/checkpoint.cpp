@@ -7,13 +7,16 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <filesystem>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/agreement.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "fitness/cec2010_instance.hpp"
@@ -94,28 +97,94 @@ void write_vector(hid_t group, const std::string& name, const std::vector<T>& va
   if (n > 0) h5::write_block(dataset.get(), h5::native_type<T>(), 0, 0, n, values.data());
 }
 
-// A slot-major capacity x D array streamed out of the engine one block at a time.
-void write_slot_arrays(hid_t group, const std::string& name, Engine& engine, SlotArray array,
-                       int capacity, Dim dim, std::vector<real_t>& block) {
+// The genes, then the bias vectors, of every slot as a sequence of blocks of at most
+// kBlockGenes, read out of the engine one at a time. A sharded engine's reads are collective:
+// every rank makes the same reads in the same order, rank 0 writing the file and the others
+// sending their parts, and rank 0 finishes the sequence (read_rest) even when its file failed.
+class SlotArrayBlocks {
+ public:
+  struct Block {
+    SlotArray array;
+    int slot;
+    Dim first;
+    Dim count;
+  };
+  SlotArrayBlocks(Engine& engine, int capacity, Dim dim)
+      : engine_(engine), capacity_(capacity), dim_(dim),
+        per_slot_((dim + kBlockGenes - 1) / kBlockGenes),
+        data_(static_cast<std::size_t>(std::min(dim, kBlockGenes))) {}
+  Block read_next() {
+    const Dim per_array = per_slot_ * capacity_;
+    const Block b{next_ < per_array ? SlotArray::kGenes : SlotArray::kBias,
+                  static_cast<int>(next_ % per_array / per_slot_), next_ % per_slot_ * kBlockGenes,
+                  std::min(kBlockGenes, dim_ - next_ % per_slot_ * kBlockGenes)};
+    ++next_;
+    engine_.read_slot_array(b.array, b.slot, b.first, b.count, data_.data());
+    return b;
+  }
+  void read_rest() {
+    while (next_ < 2 * per_slot_ * capacity_) read_next();
+  }
+  const real_t* data() const { return data_.data(); }
+
+ private:
+  Engine& engine_;
+  int capacity_;
+  Dim dim_;
+  Dim per_slot_;
+  Dim next_ = 0;
+  std::vector<real_t> data_;
+};
+
+// One slot-major capacity x D dataset of the blocks' next capacity x D genes.
+void write_slot_arrays(hid_t group, const std::string& name, SlotArrayBlocks& blocks,
+                       int capacity, Dim dim) {
   const hid_t type = h5::native_type<real_t>();
   const auto width = static_cast<hsize_t>(std::min(dim, kBlockGenes));
   h5::Handle dataset = h5::create_dataset(
       group, name, type, {static_cast<hsize_t>(capacity), static_cast<hsize_t>(dim)}, {1, width});
   for (int slot = 0; slot < capacity; ++slot) {
     for (Dim first = 0; first < dim; first += kBlockGenes) {
-      const Dim count = std::min(kBlockGenes, dim - first);
-      engine.read_slot_array(array, slot, first, count, block.data());
-      h5::write_block(dataset.get(), type, static_cast<hsize_t>(slot),
-                      static_cast<hsize_t>(first), static_cast<hsize_t>(count), block.data());
+      const SlotArrayBlocks::Block b = blocks.read_next();
+      h5::write_block(dataset.get(), type, static_cast<hsize_t>(b.slot),
+                      static_cast<hsize_t>(b.first), static_cast<hsize_t>(b.count), blocks.data());
     }
   }
 }
+
+// The checkpoint of `algorithm` in a temporary file, its slot arrays read from `blocks`.
+StagedFile stage_file(const std::string& flag, const std::string& path, MaSwChains& algorithm,
+                      Backend backend, const std::string& reason, const IslandState* islands,
+                      SlotArrayBlocks& blocks);
 
 }  // namespace
 
 void write_checkpoint(const std::string& flag, const std::string& path, MaSwChains& algorithm,
                       Backend backend, const std::string& reason, const IslandState* islands) {
-  stage_checkpoint(flag, path, algorithm, backend, reason, islands).commit();
+  Engine& engine = algorithm.engine();
+  Communicator* comm = engine.shard().comm;
+  if (comm == nullptr)
+    return stage_checkpoint(flag, path, algorithm, backend, reason, islands).commit();
+  // Sharded: one ordinary file, staged by rank 0 alone from the blocks every rank sends it.
+  // Rank 0 takes part in every read even when its file failed, so that no rank is left
+  // waiting; then all agree, and only a whole file replaces the last good one.
+  SlotArrayBlocks blocks(engine, algorithm.population().capacity(), algorithm.config().dim);
+  std::optional<StagedFile> staged;
+  std::exception_ptr error;
+  if (comm->is_root()) {
+    try {
+      staged.emplace(stage_file(flag, path, algorithm, backend, reason, islands, blocks));
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  blocks.read_rest();
+  agree(*comm, [&] {
+    if (error) std::rethrow_exception(error);
+  });
+  agree(*comm, [&] {
+    if (staged) staged->commit();
+  });
 }
 
 std::string island_checkpoint_path(const std::string& path, int rank) {
@@ -128,6 +197,18 @@ std::string island_checkpoint_path(const std::string& path, int rank) {
 StagedFile stage_checkpoint(const std::string& flag, const std::string& path,
                             MaSwChains& algorithm, Backend backend, const std::string& reason,
                             const IslandState* islands) {
+  CHAINSAW_EXPECTS(algorithm.engine().shard().comm == nullptr,
+                   "a sharded run's checkpoint is written by all ranks: write_checkpoint");
+  SlotArrayBlocks blocks(algorithm.engine(), algorithm.population().capacity(),
+                         algorithm.config().dim);
+  return stage_file(flag, path, algorithm, backend, reason, islands, blocks);
+}
+
+namespace {
+
+StagedFile stage_file(const std::string& flag, const std::string& path, MaSwChains& algorithm,
+                      Backend backend, const std::string& reason, const IslandState* islands,
+                      SlotArrayBlocks& blocks) {
   const Population& population = algorithm.population();
   Engine& engine = algorithm.engine();
   const Config& config = algorithm.config();
@@ -160,11 +241,8 @@ StagedFile stage_checkpoint(const std::string& flag, const std::string& path,
       }
       {
         h5::Handle group = h5::create_group(root, "population");
-        std::vector<real_t> block(static_cast<std::size_t>(std::min(config.dim, kBlockGenes)));
-        write_slot_arrays(group.get(), "genes", engine, SlotArray::kGenes, capacity, config.dim,
-                          block);
-        write_slot_arrays(group.get(), "bias", engine, SlotArray::kBias, capacity, config.dim,
-                          block);
+        write_slot_arrays(group.get(), "genes", blocks, capacity, config.dim);
+        write_slot_arrays(group.get(), "bias", blocks, capacity, config.dim);
         std::vector<std::uint8_t> has_chain(capacity), ls_failed(capacity);
         std::vector<double> rho(capacity);
         std::vector<std::int32_t> successes(capacity), failures(capacity);
@@ -202,8 +280,6 @@ StagedFile stage_checkpoint(const std::string& flag, const std::string& path,
     }
   });
 }
-
-namespace {
 
 [[noreturn]] void damaged(const std::string& path, const std::string& why) {
   throw UserError("checkpoint " + path + ": " + why);
@@ -319,14 +395,17 @@ void check_slot_arrays(const std::string& path, hid_t group, const std::string& 
   }
 }
 
+// Genes [begin, end) of every slot, the engine's (a sharded rank's slice), one HDF5 chunk
+// (kBlockGenes along D) per read.
 void read_slot_arrays(const std::string& path, hid_t group, const std::string& name,
-                      Engine& engine, SlotArray array, int capacity, Dim dim,
+                      Engine& engine, SlotArray array, int capacity, Dim begin, Dim end,
                       std::vector<real_t>& block) {
   try {
     h5::Handle dataset = h5::open_dataset(group, name);
     for (int slot = 0; slot < capacity; ++slot) {
-      for (Dim first = 0; first < dim; first += kBlockGenes) {
-        const Dim count = std::min(kBlockGenes, dim - first);
+      for (Dim chunk = begin / kBlockGenes * kBlockGenes; chunk < end; chunk += kBlockGenes) {
+        const Dim first = std::max(chunk, begin);
+        const Dim count = std::min(chunk + kBlockGenes, end) - first;
         h5::read_block(dataset.get(), h5::native_type<real_t>(), static_cast<hsize_t>(slot),
                        static_cast<hsize_t>(first), static_cast<hsize_t>(count), block.data());
         engine.write_slot_array(array, slot, first, count, block.data());
@@ -559,9 +638,13 @@ void load_checkpoint(const std::string& path, MaSwChains& algorithm) {
   }
 
   Engine& engine = algorithm.engine();
+  // A sharded rank reads only its slice: the file is the one-rank layout, whatever the ranks.
+  const EngineShard shard = engine.shard();
+  const Dim begin = shard.comm ? shard.slice.first : 0;
+  const Dim end = shard.comm ? shard.slice.end() : config.dim;
   std::vector<real_t> block(static_cast<std::size_t>(std::min(config.dim, kBlockGenes)));
-  read_slot_arrays(path, g, "genes", engine, SlotArray::kGenes, capacity, config.dim, block);
-  read_slot_arrays(path, g, "bias", engine, SlotArray::kBias, capacity, config.dim, block);
+  read_slot_arrays(path, g, "genes", engine, SlotArray::kGenes, capacity, begin, end, block);
+  read_slot_arrays(path, g, "bias", engine, SlotArray::kBias, capacity, begin, end, block);
   engine.restore_fitness(population.all_fitness().data());
   RngSnapshot rng;
   rng.bytes = read_bytes(path, rng_group.get(), "engine");

@@ -50,11 +50,13 @@ struct CheckpointSummary {
 // Writes the state of `algorithm` (between two units) crash-safely to `path`. Throws UserError
 // naming `flag` and `path` when it cannot; `path` then still holds the previous checkpoint.
 // `islands`: an island's migration record (--distribute islands), kept in run/state.
+// A sharded engine's (--distribute shard): collective, one ordinary file written by rank 0 from
+// the slices all ranks send it; a failure on rank 0 throws AgreedFailure on every rank.
 void write_checkpoint(const std::string& flag, const std::string& path, MaSwChains& algorithm,
                       Backend backend, const std::string& reason,
                       const IslandState* islands = nullptr);
-// The same, up to the rename: the ranks of a distributed run stage their files, agree that all
-// succeeded, and only then commit them.
+// The same, up to the rename: the ranks of an islands run stage their files, agree that all
+// succeeded, and only then commit them. Not for a sharded engine (write_checkpoint is).
 StagedFile stage_checkpoint(const std::string& flag, const std::string& path,
                             MaSwChains& algorithm, Backend backend, const std::string& reason,
                             const IslandState* islands = nullptr);
@@ -87,8 +89,11 @@ CheckpointHeader read_checkpoint_header(const std::string& path);
 Problem checkpoint_problem(const CheckpointHeader& header);
 
 // Restores population, loop state, engine arrays and RNG into `algorithm`, which must have been
-// built from the header's Config (a larger budget allowed) and problem. Every dataset's checksum is verified
-// on the way. Throws UserError for a damaged or mismatching file; the file is only read.
+// built from the header's Config (a larger budget allowed) and problem. Every dataset's checksum
+// is verified on the way. Throws UserError for a damaged or mismatching file; the file is only
+// read. A sharded engine reads only its slice, so a checkpoint resumes on any number of ranks;
+// not collective, and a damaged block may lie in one rank's slice only: a distributed caller
+// runs it inside agree() (core/agreement.hpp).
 void load_checkpoint(const std::string& path, MaSwChains& algorithm);
 
 }  // namespace chainsaw

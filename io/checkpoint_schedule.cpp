@@ -60,7 +60,8 @@ void CheckpointSchedule::write(MaSwChains& algorithm, const char* reason) {
   {
     NvtxRange range(phase_name(Phase::kCheckpoint));
     const IslandState* islands = islands_ ? &islands_->state() : nullptr;
-    if (!comm_) {
+    if (!comm_ || algorithm.engine().shard().comm) {
+      // One process, or a sharded run's one file: write_checkpoint agrees across the ranks.
       write_checkpoint(flag_, path_, algorithm, backend_, reason, islands);
     } else {
       // A failed write on one rank leaves every rank's last good file in place: the set stays

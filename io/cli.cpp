@@ -29,6 +29,7 @@
 #include "core/device_info.hpp"
 #include "core/engine_factory.hpp"
 #include "core/error.hpp"
+#include "core/host_engine.hpp"
 #include "core/ma_sw_chains.hpp"
 #include "core/convergence_trace.hpp"
 #include "core/profiling.hpp"
@@ -198,12 +199,15 @@ struct HostMemoryPlan {
   double total() const { return genes + bias + scratch; }
 };
 
-HostMemoryPlan host_memory_plan(const Config& c) {
-  const double slots = static_cast<double>(c.capacity()) * static_cast<double>(c.dim) * sizeof(real_t);
+// shard_ranks > 1: one rank of a sharded run, which holds its slice of every vector (rank 0's,
+// the largest); CEC 2010 instances are never sharded.
+HostMemoryPlan host_memory_plan(const Config& c, int shard_ranks = 1) {
+  const auto held = static_cast<double>(host_shard_slice(c.dim, 0, shard_ranks).count);
+  const double slots = static_cast<double>(c.capacity()) * held * sizeof(real_t);
   const double per_gene = sizeof(real_t) + 2 * sizeof(std::int32_t);  // o, P, P's inverse
   const double instance =
       cec2010_number(function_info(c.function).id) != 0 ? static_cast<double>(c.dim) * per_gene : 0.0;
-  return {slots, slots, 3.0 * static_cast<double>(c.dim) * sizeof(real_t) + instance};
+  return {slots, slots, 3.0 * held * sizeof(real_t) + instance};
 }
 
 // Physical memory in bytes; 0 when the system does not say.
@@ -216,9 +220,9 @@ double physical_memory_bytes() {
 
 // Refuse up front what cannot fit rather than be killed by the kernel half-way through the
 // allocation.
-void check_host_memory(const Config& c) {
+void check_host_memory(const Config& c, int shard_ranks = 1) {
   const double available = physical_memory_bytes();
-  const double needed = host_memory_plan(c).total();
+  const double needed = host_memory_plan(c, shard_ranks).total();
   if (available <= 0.0 || needed <= available) return;
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   throw UserError(fmt::format(
@@ -240,11 +244,13 @@ std::string summary_line(const Config& c, const RunEnvironment& env, const RunRe
 
 // --dry-run: what the run would allocate, by purpose, against what the machine has.
 // print: false on the other ranks of a distributed run, which only return the verdict.
-int dry_run(const Config& c, [[maybe_unused]] Backend backend, bool print = true) {
+// shard_ranks > 1: the plan of one rank of a sharded run.
+int dry_run(const Config& c, [[maybe_unused]] Backend backend, bool print = true,
+            int shard_ranks = 1) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   [[maybe_unused]] const Problem problem =
       make_problem(c.function, c.dim, c.effective_problem_seed(), c.instance);
-  const HostMemoryPlan host = host_memory_plan(c);
+  const HostMemoryPlan host = host_memory_plan(c, shard_ranks);
   double genes = host.genes, bias = host.bias, rng = 0.0, scratch = host.scratch;
   double available = 0.0, total = 0.0;
   std::string where;
@@ -264,6 +270,7 @@ int dry_run(const Config& c, [[maybe_unused]] Backend backend, bool print = true
   if (where.empty()) {
     available = total = physical_memory_bytes();
     where = "cpu, host memory";
+    if (shard_ranks > 1) where += fmt::format(", each of {} shard ranks", shard_ranks);
   }
   const double needed = genes + bias + rng + scratch;
   // Genes and bias grow with D, the rest barely: the largest D whose slots fit what is left.
@@ -319,6 +326,8 @@ struct Ranks {
   int rank() const { return comm ? comm->rank() : 0; }
   int size() const { return comm ? comm->size() : 1; }
   bool islands() const { return mode == Distribute::kIslands; }
+  // The ranks every individual is split over: 1 unless sharded.
+  int shard_ranks() const { return mode == Distribute::kShard ? size() : 1; }
   // Runs `step` so that a failure on one rank fails every rank (core/agreement.hpp).
   void agree(const std::function<void()>& step) const {
     if (comm) {
@@ -476,10 +485,10 @@ int run_command(const RunOptions& o, const Ranks& ranks) {
     if (env.backend == Backend::kCuda) {
       env.device = query_cuda_device().name;
     } else {
-      check_host_memory(config);
+      check_host_memory(config, ranks.shard_ranks());
     }
   });
-  if (o.dry_run) return dry_run(config, env.backend, ranks.root());
+  if (o.dry_run) return dry_run(config, env.backend, ranks.root(), ranks.shard_ranks());
   return execute(
       config, env, o,
       [&config] {
@@ -518,8 +527,8 @@ void add_resume_options(CLI::App& resume, ResumeOptions& r) {
              "INT", "checkpoint's",
              [&r](const std::string& f, const std::string& t) { r.threads = parse_int(f, t); });
   add_parsed(resume, o, "--distribute",
-             "the checkpoint's: islands continues every island of an islands run (under mpirun, "
-             "one rank per island)",
+             "islands continues every island of an islands run (under mpirun, one rank per "
+             "island); shard continues a sharded or one-process run on any number of ranks",
              "none|shard|islands", "none", [&r](const std::string& f, const std::string& t) {
                r.distribute = parse_distribute(f, t);
              });
@@ -561,8 +570,11 @@ int resume_command(ResumeOptions& r, const Ranks& ranks) {
           "islands together with mpirun -np {} chainsaw resume <its --checkpoint> --distribute "
           "islands",
           file, header.islands->rank, header.islands->ranks, header.islands->ranks));
-    if (ranks.mode != config.distribute)
+    // A sharded run's file is a one-process run's file: either continues the other, on any
+    // number of ranks (README "Sharded runs"). Islands keep a file each and stay islands.
+    if (ranks.islands() != (config.distribute == Distribute::kIslands))
       mismatch("--distribute", distribute_name(ranks.mode), distribute_name(config.distribute));
+    config.distribute = ranks.mode;
     if (header.islands && header.islands->ranks != ranks.size())
       throw UserError(fmt::format(
           "checkpoint {} is island {} of a run on {} ranks and this job has {}: islands resume "
@@ -604,7 +616,7 @@ int resume_command(ResumeOptions& r, const Ranks& ranks) {
                         "machine has no usable GPU (" + device.reason + ")");
       env.device = device.name;
     } else {
-      check_host_memory(config);
+      check_host_memory(config, ranks.shard_ranks());
     }
   });
   if (ranks.islands()) {
