@@ -22,6 +22,8 @@ class Communicator {
   virtual ~Communicator() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // The rank among those of the same host: which of the host's GPUs a rank takes.
+  virtual int node_rank() const { return rank(); }
 
   // out receives the concatenation, in rank order, of every rank's `in`; rank r contributes
   // counts[r] bytes (the same `counts` on every rank; counts[rank()] bytes are read from `in`).

@@ -69,6 +69,8 @@ void Config::validate() const {
   require(solis_wets.max_failures >= 1, "--sw-failures", solis_wets.max_failures,
           "must be at least 1");
   require(threads >= 0, "--threads", threads, "must be >= 0 (0: OpenMP's default)");
+  require(gpu_slices >= 1 && gpu_slices <= 4096, "--gpu-slices", gpu_slices,
+          "must be in [1, 4096]");
   require(migration_interval >= 1, "--migration-every", migration_interval,
           "must be at least 1 evaluation");
   // Islands migrate at the same unit on every rank because their evaluation counts advance in

@@ -55,6 +55,10 @@ struct Config {
   int threads = 0;  // 0: OpenMP's default
   Distribute distribute = Distribute::kNone;
   std::int64_t migration_interval = 10000;  // islands: evaluations (of each island) between migrations
+  // The CUDA backend lays every individual's genes out in this many slices, each with its own
+  // launch wave, random streams and partials: a sharded run on P GPUs has P, and one GPU with
+  // P slices runs it bit for bit (README "Sharded runs").
+  int gpu_slices = 1;
 
   std::uint64_t effective_problem_seed() const { return problem_seed ? problem_seed : seed; }
   int capacity() const { return population_size + batch; }

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/device_buffer.hpp"
+#include "core/device_collective.hpp"
 #include "core/device_passes.cuh"
 #include "core/error.hpp"
 #include "core/rng.hpp"
@@ -30,7 +31,8 @@ using device::Spread;
 
 // Launch sizes from the device (seed 001's lesson). The plan holds the largest shapes (every SM
 // at full occupancy), which size the RNG states and the partials; each launch then takes the one
-// wave of blocks its own kernel can keep resident (Impl::launch_reduce).
+// wave of blocks its own kernel can keep resident (Impl::launch_reduce). All of it per slice of
+// the genes (one slice unless config.gpu_slices > 1 or sharded): each slice is a wave.
 struct LaunchPlan {
   int sm_count = 1;
   int batch = 1;
@@ -41,7 +43,8 @@ struct LaunchPlan {
   std::size_t rng_states = 0;
   std::size_t partial_slots = 0;  // block partials: rows x blocks
 
-  static LaunchPlan make(const Config& config, Dim dim, int sm_count) {
+  static LaunchPlan make(const Config& config, Dim slice_genes, int sm_count) {
+    const Dim dim = slice_genes;
     LaunchPlan p;
     p.sm_count = sm_count;
     p.batch = std::max(1, config.batch);
@@ -63,10 +66,12 @@ struct LaunchPlan {
   }
 };
 
-__global__ void init_rng_kernel(curandState* states, std::size_t count, unsigned long long seed) {
+// States [first, first + count) of the run's: a sharded rank holds those of its slice.
+__global__ void init_rng_kernel(curandState* states, std::size_t count, std::size_t first,
+                                unsigned long long seed) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   // One XORWOW subsequence per thread (2^67 apart): independent streams, as in the paper.
-  if (i < count) curand_init(seed, i, 0, &states[i]);
+  if (i < count) curand_init(seed, first + i, 0, &states[i]);
 }
 
 // A user objective's values of a batch of slots (fitness/external_objective.hpp): ranked as
@@ -226,6 +231,8 @@ class PhaseTimeline {
     if (used_ > 0) record(kEnd);
     end_range();
   }
+  // The bucket work is being enqueued for (kCount: none, or not profiling).
+  Bucket current() const { return profile_ && open_ ? current_ : kEnd; }
   // After the host's sync: the window is complete.
   void collect() {
     if (!profile_ || !open_) return;
@@ -288,18 +295,63 @@ DeviceBuffer<T> device_copy(const std::vector<T>& host, cudaStream_t s) {
 
 }  // namespace
 
-DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem) {
-  const LaunchPlan launch = LaunchPlan::make(config, problem.dim, current_sm_count());
+Dim gpu_slice_genes(Dim dim, int slices) {
+  if (slices <= 1) return dim;
+  const Dim per = (dim + slices - 1) / slices;
+  const Dim genes = (per + device::kWarpTile - 1) / device::kWarpTile * device::kWarpTile;
+  if (genes * (slices - 1) >= dim)
+    throw UserError("D = " + std::to_string(dim) + " is too small for " + std::to_string(slices) +
+                    " GPU slices: each needs at least one of the " +
+                    std::to_string(device::kWarpTile) + "-gene tiles of every individual");
+  return genes;
+}
+
+namespace {
+// Which slices of the genes an engine holds and where its rows start.
+struct SliceLayout {
+  int slices = 1;       // of the run
+  int held = 1;         // by this engine: all, or a sharded rank's one
+  int first = 0;        // the first held
+  Dim slice_genes = 0;
+  Dim gene_base = 0;    // the problem's gene at the start of the engine's rows
+  Dim genes = 0;        // held per individual
+
+  static SliceLayout make(Dim dim, int slices, int rank, bool sharded) {
+    SliceLayout l;
+    l.slices = std::max(1, slices);
+    l.slice_genes = gpu_slice_genes(dim, l.slices);
+    l.held = sharded ? 1 : l.slices;
+    l.first = sharded ? rank : 0;
+    l.gene_base = static_cast<Dim>(l.first) * l.slice_genes;
+    l.genes = sharded ? std::min(l.slice_genes, dim - l.gene_base) : dim;
+    return l;
+  }
+  GeneSlice slice_of(int r, Dim dim) const {
+    const Dim first_gene = static_cast<Dim>(r) * slice_genes;
+    return {first_gene, std::min(slice_genes, dim - first_gene), dim};
+  }
+};
+}  // namespace
+
+DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem,
+                                    int shard_ranks) {
+  const bool sharded = shard_ranks > 1;
+  const SliceLayout layout =
+      SliceLayout::make(problem.dim, sharded ? shard_ranks : config.gpu_slices, 0, sharded);
+  const LaunchPlan launch = LaunchPlan::make(config, layout.slice_genes, current_sm_count());
   const std::size_t slot_genes =
-      static_cast<std::size_t>(config.capacity()) * device::row_pitch(problem.dim);
+      static_cast<std::size_t>(config.capacity()) * device::row_pitch(layout.genes);
+  const auto held = static_cast<std::size_t>(layout.held);
   DeviceMemoryPlan plan;
   plan.genes = slot_genes * sizeof(real_t);
   plan.bias = slot_genes * sizeof(real_t);
-  plan.rng_states = (launch.rng_states + static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
+  plan.rng_states = (held * launch.rng_states + (held - 1) * launch.rng_states +
+                     static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
                     sizeof(curandState);
   plan.scratch = cec2010_device_bytes(problem, launch.max_rows) +
                  external_device_bytes(problem, launch.max_rows) +
-                 launch.partial_slots * sizeof(PrefixSquarePartial) +
+                 (held + (sharded ? static_cast<std::size_t>(shard_ranks) : 0)) *
+                     launch.partial_slots * sizeof(PrefixSquarePartial) +
                  sort_temp_bytes(config.capacity()) +
                  static_cast<std::size_t>(config.capacity()) * (3 * sizeof(double) + 2 * sizeof(int)) +
                  static_cast<std::size_t>(launch.max_rows) *
@@ -307,14 +359,43 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   return plan;
 }
 
+namespace {
+// The exchange of a sharded pass, timed as communication when profiling: the bucket it
+// interrupts resumes after it.
+class ProfiledCollective final : public DeviceCollective {
+ public:
+  ProfiledCollective(DeviceCollective& inner, PhaseTimeline& timeline)
+      : inner_(inner), timeline_(timeline) {}
+  int rank() const override { return inner_.rank(); }
+  int size() const override { return inner_.size(); }
+  void allgather(const void* in, void* out, std::size_t bytes, cudaStream_t stream) override {
+    const Bucket resume = timeline_.current();
+    if (resume != Bucket::kCount) timeline_.mark(Bucket::kCommunication);
+    inner_.allgather(in, out, bytes, stream);
+    if (resume != Bucket::kCount) timeline_.mark(resume);
+  }
+
+ private:
+  DeviceCollective& inner_;
+  PhaseTimeline& timeline_;
+};
+}  // namespace
+
 struct CudaEngine::Impl {
   Problem problem;
-  Dim dim;
+  Dim dim;    // the problem's
+  SliceLayout layout;
+  Dim held;   // genes held per individual: dim, or a sharded rank's slice
   Dim pitch;
   int capacity;
   double blx_alpha;
   SolisWetsParams sw_params;
   LaunchPlan launch;
+  // Sharded runs only: the ranks, the exchange of partials and where it gathers them.
+  Communicator* comm = nullptr;
+  std::unique_ptr<DeviceCollective> collective;
+  std::unique_ptr<ProfiledCollective> profiled_collective;
+  DeviceBuffer<unsigned char> gathered;
   int last_ls_syncs = 0;
   double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
   PhaseTimeline timeline;         // --profile
@@ -349,15 +430,25 @@ struct CudaEngine::Impl {
   DeviceBuffer<double> external_values;
   DeviceBuffer<unsigned long long> invalid;
 
-  Impl(const Config& config, const Problem& p)
+  Impl(const Config& config, const Problem& p, Communicator* ranks,
+       std::unique_ptr<DeviceCollective> exchange)
       : problem(p),
         dim(p.dim),
-        pitch(device::row_pitch(p.dim)),
+        layout(SliceLayout::make(p.dim, ranks ? ranks->size() : config.gpu_slices,
+                                 ranks ? ranks->rank() : 0, ranks != nullptr)),
+        held(layout.genes),
+        pitch(device::row_pitch(layout.genes)),
         capacity(config.capacity()),
         blx_alpha(config.blx_alpha),
         sw_params(config.solis_wets),
-        launch(LaunchPlan::make(config, p.dim, current_sm_count())) {
-    const DeviceMemoryPlan plan = plan_device_memory(config, p);
+        launch(LaunchPlan::make(config, layout.slice_genes, current_sm_count())),
+        comm(ranks),
+        collective(std::move(exchange)) {
+    CHAINSAW_EXPECTS(!comm || (collective && collective->size() == comm->size()),
+                     "a sharded engine needs the device collective of its ranks");
+    CHAINSAW_EXPECTS(!comm || (!p.is_cec2010() && !p.is_external()),
+                     "only built-in functions are sharded");
+    const DeviceMemoryPlan plan = plan_device_memory(config, p, comm ? comm->size() : 1);
     std::size_t free_bytes = 0, total_bytes = 0;
     CHAINSAW_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     if (plan.total() > free_bytes)
@@ -372,9 +463,18 @@ struct CudaEngine::Impl {
     fitness = DeviceBuffer<double>(capacity);
     sorted_fitness = DeviceBuffer<double>(capacity);
     row_out = DeviceBuffer<double>(launch.max_rows);
-    rng = DeviceBuffer<curandState>(launch.rng_states);
-    rng_alt = DeviceBuffer<curandState>(static_cast<std::size_t>(launch.single.blocks_x) * kThreads);
-    partials = DeviceBuffer<unsigned char>(launch.partial_slots * sizeof(PrefixSquarePartial));
+    const auto slices_held = static_cast<std::size_t>(layout.held);
+    rng = DeviceBuffer<curandState>(slices_held * launch.rng_states);
+    // The spare states of a Solis-Wets step, at the same stride per slice as `rng`.
+    rng_alt = DeviceBuffer<curandState>((slices_held - 1) * launch.rng_states +
+                                        static_cast<std::size_t>(launch.single.blocks_x) * kThreads);
+    partials = DeviceBuffer<unsigned char>(slices_held * launch.partial_slots *
+                                           sizeof(PrefixSquarePartial));
+    if (comm) {
+      gathered = DeviceBuffer<unsigned char>(static_cast<std::size_t>(comm->size()) *
+                                             launch.partial_slots * sizeof(PrefixSquarePartial));
+      profiled_collective = std::make_unique<ProfiledCollective>(*collective, timeline);
+    }
     sort_temp = DeviceBuffer<unsigned char>(std::max<std::size_t>(1, sort_temp_bytes(capacity)));
     tickets = DeviceBuffer<unsigned>(launch.max_rows);
     specs = DeviceBuffer<ChildSpec>(launch.max_rows);
@@ -437,11 +537,11 @@ struct CudaEngine::Impl {
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias.data(), 0, bias.bytes(), s));
     iota_kernel<<<(capacity + 255) / 256, 256, 0, s>>>(slot_ids.data(), capacity);
     CHAINSAW_CUDA_CHECK_LAUNCH();
-    const unsigned rng_blocks = static_cast<unsigned>((launch.rng_states + 255) / 256);
+    const unsigned rng_blocks = static_cast<unsigned>((rng.size() + 255) / 256);
     CudaEvent rng_start, rng_stop;  // two events once per run: kept whether or not it profiles
     CHAINSAW_CUDA_TRY(cudaEventRecord(rng_start.get(), s));
     init_rng_kernel<<<rng_blocks, 256, 0, s>>>(
-        rng.data(), launch.rng_states,
+        rng.data(), rng.size(), static_cast<std::size_t>(layout.first) * launch.rng_states,
         derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kCrossover)));
     CHAINSAW_CUDA_CHECK_LAUNCH();
     CHAINSAW_CUDA_TRY(cudaEventRecord(rng_stop.get(), s));
@@ -465,6 +565,15 @@ struct CudaEngine::Impl {
     c.max_rows = launch.max_rows;
     c.dim = dim;
     c.pitch = pitch;
+    c.slice_genes = layout.slice_genes;
+    c.slices = layout.held;
+    c.first_slice = layout.first;
+    c.gene_base = layout.gene_base;
+    c.rng_stride = launch.rng_states;
+    if (comm) {
+      c.collective = profiled_collective.get();
+      c.gathered = gathered.data();
+    }
     c.lower = problem.lower;
     c.upper = problem.upper;
     c.blx_alpha = blx_alpha;
@@ -582,14 +691,20 @@ struct CudaEngine::Impl {
   real_t* slot_array(SlotArray array, int slot) {
     return array == SlotArray::kGenes ? slot_genes(slot) : slot_bias(slot);
   }
+  // One slice: the plain layout of every earlier checkpoint.
   std::string rng_layout() const {
     return "curand-xorwow/v1 states=" + std::to_string(launch.rng_states) +
+           (layout.slices > 1 ? " slices=" + std::to_string(layout.slices) : std::string()) +
            " bytes=" + std::to_string(sizeof(curandState));
   }
+  GeneSlice slice_of(int rank) const { return layout.slice_of(rank, dim); }
 };
 
 CudaEngine::CudaEngine(const Config& config, const Problem& problem)
-    : impl_(std::make_unique<Impl>(config, problem)) {}
+    : impl_(std::make_unique<Impl>(config, problem, nullptr, nullptr)) {}
+CudaEngine::CudaEngine(const Config& config, const Problem& problem, Communicator* comm,
+                       std::unique_ptr<DeviceCollective> collective)
+    : impl_(std::make_unique<Impl>(config, problem, comm, std::move(collective))) {}
 CudaEngine::~CudaEngine() = default;
 
 void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
@@ -624,6 +739,12 @@ void CudaEngine::make_children(const ChildSpec* children, int count, double* fit
   Impl& m = *impl_;
   CHAINSAW_EXPECTS(count <= m.launch.rng_rows, "more children than padding slots");
   m.to_device(m.specs.data(), m.host_specs, children, count);
+  if (m.layout.gene_base != 0) {  // the mutated gene counted from the rank's first
+    for (int i = 0; i < count; ++i)
+      if (children[i].mutated_gene >= 0) m.host_specs[i].mutated_gene -= m.layout.gene_base;
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.specs.data(), m.host_specs.data(), sizeof(ChildSpec) * count,
+                                      cudaMemcpyHostToDevice, m.stream.get()));
+  }
   m.timeline.mark(Bucket::kCrossover);  // BLX-alpha, BGA, their XORWOW draws and f, fused
   m.passes->make_children(m.context(), m.specs.data(), count);
   if (m.stored_evaluation) {  // the children were only made: evaluate them
@@ -642,7 +763,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   real_t* bias = m.slot_bias(request.slot);
   m.timeline.mark(Bucket::kSwMoves);
   if (!request.continue_chain)
-    CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias, 0, sizeof(real_t) * m.dim, s));
+    CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias, 0, sizeof(real_t) * m.held, s));
   device::SwDeviceState& h = m.host_sw[0];
   h = device::SwDeviceState{request.fitness,         request.state.rho,
                             0,                       request.evaluations,
@@ -691,10 +812,11 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
 
   if (h.rng_parity == 1) {  // the current states ended in the spare buffer: bring them home
     m.timeline.mark(Bucket::kSwMoves);
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(
-        m.rng.data(), m.rng_alt.data(),
+    const std::size_t stride = sizeof(curandState) * m.launch.rng_states;  // per slice
+    CHAINSAW_CUDA_TRY(cudaMemcpy2DAsync(
+        m.rng.data(), stride, m.rng_alt.data(), stride,
         sizeof(curandState) * static_cast<std::size_t>(sw_shape.blocks_x) * kThreads,
-        cudaMemcpyDeviceToDevice, s));
+        static_cast<std::size_t>(m.layout.held), cudaMemcpyDeviceToDevice, s));
     m.sync();  // the profile's window ends here, not after the host's next decisions
   }
 
@@ -723,16 +845,28 @@ void CudaEngine::sort_slots(int* order) {
 void CudaEngine::read_genes(int slot, real_t* out) {
   Impl& m = *impl_;
   m.timeline.mark(Bucket::kTransfers);
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_genes(slot), sizeof(real_t) * m.dim,
+  std::vector<real_t> mine;
+  real_t* to = out;
+  if (m.comm) {  // the slices tile [0, dim) in rank order: their concatenation is the individual
+    mine.resize(static_cast<std::size_t>(m.held));
+    to = mine.data();
+  }
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(to, m.slot_genes(slot), sizeof(real_t) * m.held,
                                     cudaMemcpyDeviceToHost, m.stream.get()));
   m.sync();
+  if (!m.comm) return;
+  std::vector<std::size_t> bytes;
+  for (int r = 0; r < m.comm->size(); ++r)
+    bytes.push_back(static_cast<std::size_t>(m.slice_of(r).count) * sizeof(real_t));
+  m.comm->allgatherv(mine.data(), out, bytes);
 }
 
 void CudaEngine::write_genes(int slot, const real_t* genes) {
   Impl& m = *impl_;
   m.timeline.mark(Bucket::kTransfers);
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_genes(slot), genes, sizeof(real_t) * m.dim,
-                                    cudaMemcpyHostToDevice, m.stream.get()));
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_genes(slot), genes + m.layout.gene_base,
+                                    sizeof(real_t) * m.held, cudaMemcpyHostToDevice,
+                                    m.stream.get()));
   double f;
   evaluate({slot}, &f);
 }
@@ -774,7 +908,8 @@ double CudaEngine::fitness(int slot) {
 double CudaEngine::distance_to_optimum(int slot) {
   Impl& m = *impl_;
   if (m.problem.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
-  device::OptimumDistanceOp op{m.genes.data(), m.pitch, slot, m.problem.shift, m.row_out.data()};
+  device::OptimumDistanceOp op{m.genes.data(), m.pitch,          slot, m.problem.shift,
+                               m.row_out.data(), m.layout.gene_base};
   m.timeline.mark(Bucket::kDistances);
   m.launch_reduce(op, device::SquareTerm{}, Spread::kOneRow, 1);
   double d;
@@ -782,21 +917,62 @@ double CudaEngine::distance_to_optimum(int slot) {
   return d;
 }
 
+namespace {
+// Genes [first, first + count) that `slice` holds: [begin, end), empty when begin >= end.
+struct Overlap {
+  Dim begin, end;
+  bool empty() const { return begin >= end; }
+};
+Overlap overlap(const GeneSlice& slice, Dim first, Dim count) {
+  return {std::max(first, slice.first), std::min(first + count, slice.end())};
+}
+constexpr int kSlotArrayTag = 2;  // checkpoint blocks of a sharded GPU run, on their way to rank 0
+}  // namespace
+
 // Pageable copies: checkpoints stream blocks of a few MiB, where the staging copy costs little
-// next to the file system.
+// next to the file system. Sharded, every rank sends its part of the range to rank 0, which
+// alone writes checkpoints (as the CPU backend's shards do).
 void CudaEngine::read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) {
   Impl& m = *impl_;
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(out, m.slot_array(array, slot) + first, sizeof(real_t) * count,
-                                    cudaMemcpyDeviceToHost, m.stream.get()));
-  m.stream.synchronize();
+  const int me = m.comm ? m.comm->rank() : 0, ranks = m.comm ? m.comm->size() : 1;
+  std::vector<real_t> staging;
+  for (int r = 0; r < ranks; ++r) {
+    const GeneSlice held = m.comm ? m.slice_of(r) : GeneSlice{0, m.dim, m.dim};
+    const Overlap o = overlap(held, first, count);
+    if (o.empty() || (me != 0 && r != me)) continue;
+    const auto n = static_cast<std::size_t>(o.end - o.begin);
+    if (r != me) {
+      m.comm->receive(out + (o.begin - first), n * sizeof(real_t), r, kSlotArrayTag);
+      continue;
+    }
+    real_t* to = out + (o.begin - first);
+    if (me != 0) {
+      staging.resize(n);
+      to = staging.data();
+    }
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(to, m.slot_array(array, slot) + (o.begin - held.first),
+                                      sizeof(real_t) * n, cudaMemcpyDeviceToHost, m.stream.get()));
+    m.stream.synchronize();
+    if (me != 0) m.comm->send(staging.data(), n * sizeof(real_t), 0, kSlotArrayTag);
+  }
 }
 
 void CudaEngine::write_slot_array(SlotArray array, int slot, Dim first, Dim count,
                                   const real_t* in) {
   Impl& m = *impl_;
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_array(array, slot) + first, in, sizeof(real_t) * count,
+  const GeneSlice held = m.comm ? m.slice_of(m.comm->rank()) : GeneSlice{0, m.dim, m.dim};
+  const Overlap o = overlap(held, first, count);
+  if (o.empty()) return;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_array(array, slot) + (o.begin - held.first),
+                                    in + (o.begin - first), sizeof(real_t) * (o.end - o.begin),
                                     cudaMemcpyHostToDevice, m.stream.get()));
   m.stream.synchronize();
+}
+
+EngineShard CudaEngine::shard() const {
+  const Impl& m = *impl_;
+  if (!m.comm) return {};
+  return {m.comm, m.slice_of(m.comm->rank())};
 }
 
 void CudaEngine::restore_fitness(const double* fitness) {
@@ -808,20 +984,27 @@ void CudaEngine::restore_fitness(const double* fitness) {
 
 RngSnapshot CudaEngine::save_rng() {
   Impl& m = *impl_;
-  RngSnapshot s{m.rng_layout(), std::vector<std::uint8_t>(m.rng.bytes())};
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(s.bytes.data(), m.rng.data(), m.rng.bytes(),
-                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  const int ranks = m.comm ? m.comm->size() : 1;
+  RngSnapshot s{m.rng_layout(), std::vector<std::uint8_t>(m.rng.bytes() * ranks)};
+  std::vector<std::uint8_t> mine(m.comm ? m.rng.bytes() : 0);
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.comm ? mine.data() : s.bytes.data(), m.rng.data(),
+                                    m.rng.bytes(), cudaMemcpyDeviceToHost, m.stream.get()));
   m.stream.synchronize();
+  // Slice after slice: the bytes of one GPU holding every slice (config.gpu_slices).
+  if (m.comm) m.comm->allgatherv(mine.data(), s.bytes.data(),
+                                 std::vector<std::size_t>(ranks, m.rng.bytes()));
   return s;
 }
 
 void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
   Impl& m = *impl_;
-  if (snapshot.layout != m.rng_layout() || snapshot.bytes.size() != m.rng.bytes())
+  const std::size_t offset = m.comm ? m.rng.bytes() * m.comm->rank() : 0;
+  const std::size_t expected = m.rng.bytes() * (m.comm ? m.comm->size() : 1);
+  if (snapshot.layout != m.rng_layout() || snapshot.bytes.size() != expected)
     throw UserError("the checkpoint's random-number state (" + snapshot.layout +
                     ") does not fit this GPU's launch plan (" + m.rng_layout() +
-                    "): resume on the same GPU model");
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rng.data(), snapshot.bytes.data(), m.rng.bytes(),
+                    "): resume on the same GPU model, with as many GPU slices");
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rng.data(), snapshot.bytes.data() + offset, m.rng.bytes(),
                                     cudaMemcpyHostToDevice, m.stream.get()));
   m.stream.synchronize();
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "core/communicator.hpp"
 #include "core/config.hpp"
 #include "core/engine.hpp"
 #include "fitness/problem.hpp"
@@ -22,12 +23,25 @@ struct DeviceMemoryPlan {
   std::size_t scratch = 0;
   std::size_t total() const { return genes + bias + rng_states + scratch; }
 };
-DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem);
+// shard_ranks > 1: the plan of one rank of a sharded run (its slice of every individual).
+DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem,
+                                    int shard_ranks = 1);
+
+// Genes per slice when every individual is laid out in `slices` slices (config.gpu_slices, or
+// the ranks of a sharded run): whole warp tiles, the last slice shorter. Throws UserError when
+// D leaves a slice empty.
+Dim gpu_slice_genes(Dim dim, int slices);
+
+class DeviceCollective;
 
 class CudaEngine final : public Engine {
  public:
   // Throws UserError when the population does not fit in the GPU's free memory.
+  // comm (with its device collective): one rank of a sharded run, holding slice comm->rank()
+  // of config.gpu_slices == comm->size(); null: the whole individuals, in config.gpu_slices.
   CudaEngine(const Config& config, const Problem& problem);
+  CudaEngine(const Config& config, const Problem& problem, Communicator* comm,
+             std::unique_ptr<DeviceCollective> collective);
   ~CudaEngine() override;
 
   std::string name() const override { return "cuda"; }
@@ -47,10 +61,12 @@ class CudaEngine final : public Engine {
                         const real_t* in) override;
   void restore_fitness(const double* fitness) override;
   // The cuRAND XORWOW states, all of them: their count follows the launch plan, so a snapshot
-  // restores only on a GPU with the same number of SMs.
+  // restores only on a GPU with the same number of SMs and the same slices. Sharded, save_rng
+  // is collective and gives every rank all slices' states (the one-GPU layout of the slices).
   RngSnapshot save_rng() override;
   void restore_rng(const RngSnapshot& snapshot) override;
   std::int64_t invalid_evaluations() override;
+  EngineShard shard() const override;
   // CUDA events around every pass, read where the engine synchronises anyway.
   void set_profile(KernelProfile* profile) override;
   void flush_profile() override;

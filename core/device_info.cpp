@@ -1,5 +1,9 @@
 #include "core/device_info.hpp"
 
+#include <string>
+
+#include "core/error.hpp"
+
 #if defined(CHAINSAW_CUDA)
 #include <cuda_runtime.h>
 #endif
@@ -24,8 +28,9 @@ DeviceInfo query_cuda_device() {
     cudaGetLastError();  // clear the sticky "no device" error
     return info;
   }
+  int device = 0;
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess ||
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess ||
       cudaMemGetInfo(&info.free_memory, &info.total_memory) != cudaSuccess) {
     info.reason = "the CUDA device could not be queried";
     cudaGetLastError();
@@ -38,6 +43,31 @@ DeviceInfo query_cuda_device() {
   info.reason = "this build has no CUDA backend (configure with -DCHAINSAW_CUDA=ON)";
 #endif
   return info;
+}
+
+int cuda_device_count() {
+  int count = 0;
+#if defined(CHAINSAW_CUDA)
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    count = 0;
+  }
+#endif
+  return count;
+}
+
+void select_cuda_device([[maybe_unused]] int node_rank) {
+#if defined(CHAINSAW_CUDA)
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    return;
+  }
+  const cudaError_t status = cudaSetDevice(node_rank % count);
+  if (status != cudaSuccess)
+    throw UserError(std::string("cannot select GPU ") + std::to_string(node_rank % count) + ": " +
+                    cudaGetErrorString(status));
+#endif
 }
 
 }  // namespace chainsaw

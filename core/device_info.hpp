@@ -17,6 +17,12 @@ struct DeviceInfo {
 };
 
 bool cuda_compiled();
+// The current device (the first, unless select_cuda_device chose another).
 DeviceInfo query_cuda_device();
+// One rank per GPU: the rank with node rank r of a distributed run takes the host's GPU
+// r mod (GPUs on the host), before anything else touches CUDA. No GPU: nothing happens.
+void select_cuda_device(int node_rank);
+// GPUs on this host (0 without CUDA or without a device).
+int cuda_device_count();
 
 }  // namespace chainsaw

@@ -11,8 +11,10 @@
 #include <curand_kernel.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/cuda_check.hpp"
+#include "core/device_collective.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "fitness/device_reduce.cuh"
@@ -31,8 +33,18 @@ struct PassContext {
   int sm_count = 1;
   int batch = 1;     // the rows a batched launch spreads over
   int max_rows = 1;  // the most rows any launch may have (partials and tickets are sized for it)
-  Dim dim = 0;
-  Dim pitch = 0;
+  Dim dim = 0;    // the problem's
+  Dim pitch = 0;  // of the engine's rows
+  // The slices of the genes' layout (fitness/device_reduce.cuh, ReduceShape): the engine holds
+  // `slices` of them from first_slice on, its rows starting at gene gene_base. A sharded rank
+  // holds one; collective (null unless sharded) brings every rank's partials into `gathered`.
+  Dim slice_genes = 0;
+  int slices = 1;
+  int first_slice = 0;
+  Dim gene_base = 0;
+  std::size_t rng_stride = 0;
+  DeviceCollective* collective = nullptr;
+  void* gathered = nullptr;
   double lower = 0.0, upper = 0.0;
   double blx_alpha = 0.0;
   real_t* genes = nullptr;        // capacity x pitch
@@ -62,7 +74,13 @@ int blocks_per_sm() {
 // (measured: 1.58 waves cost the 3e6-D evaluation 40% of its time).
 inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_per_sm) {
   const int wave = c.sm_count * std::min(blocks_per_sm, 2048 / kThreads);
-  return ReduceShape::make(c.dim, spread == Spread::kOneRow ? wave : std::max(1, wave / c.batch));
+  ReduceShape s = ReduceShape::make(c.slice_genes,
+                                    spread == Spread::kOneRow ? wave : std::max(1, wave / c.batch));
+  s.dim = c.dim;
+  s.first_slice = c.first_slice;
+  s.gene_base = c.gene_base;
+  s.rng_stride = c.rng_stride;
+  return s;
 }
 
 // `blocks_cap` (> 0) lowers the blocks per SM, so that kernels which must map genes to threads
@@ -74,12 +92,23 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
   CHAINSAW_EXPECTS(rows >= 1 && rows <= c.max_rows, "batched launch exceeds its rows");
   int blocks = blocks_per_sm<Term, Op>();
   if (blocks_cap > 0) blocks = std::min(blocks, blocks_cap);
-  const ReduceShape s = launch_shape(c, spread, blocks);
-  const dim3 grid(static_cast<unsigned>(s.blocks_x), static_cast<unsigned>(rows));
+  ReduceShape s = launch_shape(c, spread, blocks);
+  // Sharded: every rank reduces its slice, the partials are exchanged, and each rank finishes
+  // the rows alike. Element-wise passes (NoTerm) reduce nothing and finish on their own.
+  using Partial = typename Term::Partial;
+  s.deferred = c.collective != nullptr && !std::is_same_v<Term, NoTerm>;
+  const dim3 grid(static_cast<unsigned>(s.blocks_x * c.slices), static_cast<unsigned>(rows));
   produce_reduce_kernel<Term, Op><<<grid, kThreads, 0, c.stream>>>(
       op, term, s, rng_in ? rng_in : c.rng, rng_out ? rng_out : c.rng,
-      static_cast<typename Term::Partial*>(c.partials), c.tickets);
+      static_cast<Partial*>(c.partials), c.tickets);
   CHAINSAW_CUDA_CHECK_LAUNCH();
+  if (s.deferred) {
+    c.collective->allgather(c.partials, c.gathered,
+                            sizeof(Partial) * static_cast<std::size_t>(rows) * s.blocks_x, c.stream);
+    finish_rows_kernel<Term, Op><<<rows, kThreads, 0, c.stream>>>(
+        op, term, c.collective->size(), rows, s.blocks_x, static_cast<const Partial*>(c.gathered));
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+  }
   return s;
 }
 

@@ -19,7 +19,4 @@ Backend resolve_backend(Backend requested);
 std::unique_ptr<Engine> make_engine(const Config& config, const Problem& problem,
                                     Backend resolved, Communicator* comm = nullptr);
 
-// Throws UserError when `--distribute` is asked of a backend that cannot take part yet.
-void check_distributable(Backend resolved);
-
 }  // namespace chainsaw

@@ -41,7 +41,6 @@ void HostEngine::evaluate_external_slots(const int* slots, int count, double* fi
   }
 }
 
-namespace {
 // A sharded rank sees only its slice, so every term of f must be a function of one gene and
 // its index, reduced through chunk partials: the paper's six functions.
 void check_shardable(const Problem& problem) {
@@ -53,7 +52,6 @@ void check_shardable(const Problem& problem) {
     throw UserError("--distribute shard: a user objective is evaluated on whole vectors; use "
                     "--distribute islands or one rank");
 }
-}  // namespace
 
 // Every parallel region has an `if`: a region costs microseconds to open (milliseconds on a
 // loaded machine), more than a single 4096-gene chunk takes to compute.

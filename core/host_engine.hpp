@@ -26,6 +26,10 @@ inline GeneSlice host_shard_slice(Dim dim, int rank, int ranks) {
   return shard_slice(dim, kHostChunk, rank, ranks);
 }
 
+// Throws UserError when `problem` cannot be sharded (`--distribute shard`): CEC 2010 functions
+// and user objectives are evaluated on whole vectors.
+void check_shardable(const Problem& problem);
+
 class HostEngine final : public Engine {
  public:
   // comm: null or one rank holds whole individuals. Throws UserError for a sharded problem

@@ -83,6 +83,11 @@ MpiCommunicator::MpiCommunicator(std::size_t max_message_bytes)
   CHAINSAW_MPI_TRY(MPI_Comm_set_errhandler(comm_->comm, MPI_ERRORS_RETURN));
   CHAINSAW_MPI_TRY(MPI_Comm_rank(comm_->comm, &rank_));
   CHAINSAW_MPI_TRY(MPI_Comm_size(comm_->comm, &size_));
+  MPI_Comm node = MPI_COMM_NULL;  // the ranks sharing this host (and its GPUs)
+  CHAINSAW_MPI_TRY(MPI_Comm_split_type(comm_->comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL,
+                                       &node));
+  CHAINSAW_MPI_TRY(MPI_Comm_rank(node, &node_rank_));
+  CHAINSAW_MPI_TRY(MPI_Comm_free(&node));
 }
 
 MpiCommunicator::~MpiCommunicator() {

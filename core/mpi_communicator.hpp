@@ -45,6 +45,7 @@ class MpiCommunicator final : public Communicator {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  int node_rank() const override { return node_rank_; }
   void allgatherv(const void* in, void* out, const std::vector<std::size_t>& counts) override;
   void broadcast(void* data, std::size_t bytes, int root) override;
   void send(const void* data, std::size_t bytes, int to, int tag) override;
@@ -60,6 +61,7 @@ class MpiCommunicator final : public Communicator {
   std::size_t max_message_;
   int rank_ = 0;
   int size_ = 1;
+  int node_rank_ = 0;
 };
 
 }  // namespace chainsaw

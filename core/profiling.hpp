@@ -108,6 +108,7 @@ enum class Bucket : std::size_t {
                   // indices, specs, results go with their kernel: cuda_engine.cu)
   kRngInit,       // cuRAND state initialisation (once, when the engine is built)
   kCheckpointIo,  // writing (and, on resume, reading) checkpoints
+  kCommunication, // sharded GPU runs: the exchange of block partials between the ranks
   kCount
 };
 
@@ -126,6 +127,7 @@ inline BucketInfo bucket_info(Bucket b) {
       {"transfers", "host<->device transfers"},
       {"rng_init", "RNG init"},
       {"checkpoint_io", "checkpoint I/O"},
+      {"communication", "communication (all-gathers)"},
   };
   return info[static_cast<std::size_t>(b)];
 }

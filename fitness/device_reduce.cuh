@@ -38,15 +38,25 @@ inline constexpr int kWarpTile = 32 * kVec;
 // Row pitch in genes: rows start 128-byte aligned, so 16-byte accesses are always aligned.
 inline Dim row_pitch(Dim dim) { return (dim + 31) / 32 * 32; }
 
+// Genes may be laid out in `slices` equal runs of slice_genes (the last one shorter), the
+// layout of a sharded run (README "Sharded runs"): every slice has the same launch shape, its own
+// blocks, RNG states and partials, and the partials of all slices are combined in slice order.
+// One slice is the plain layout. A launch covers the slices [first_slice, first_slice + slices
+// in the grid); gene j of the problem sits at j - gene_base in the engine's rows.
 struct ReduceShape {
-  Dim dim = 0;
-  int blocks_x = 1;
+  Dim dim = 0;               // the problem's dimension
+  Dim slice_genes = 0;       // genes per slice (a multiple of kWarpTile when there are several)
+  int blocks_x = 1;          // blocks per slice and row
   Dim tiles_per_warp = 1;
+  int first_slice = 0;       // the launch's first slice (a sharded rank's own)
+  Dim gene_base = 0;         // the engine's first gene
+  std::size_t rng_stride = 0;  // RNG states from one slice's to the next
+  bool deferred = false;     // the rows' results come from finish_rows_kernel, after an exchange
 
-  static ReduceShape make(Dim dim, int max_blocks_x) {
+  static ReduceShape make(Dim slice_genes, int max_blocks_x) {
     ReduceShape s;
-    s.dim = dim;
-    const Dim tiles = (dim + kWarpTile - 1) / kWarpTile;
+    s.dim = s.slice_genes = slice_genes;
+    const Dim tiles = (slice_genes + kWarpTile - 1) / kWarpTile;
     const Dim useful_blocks = (tiles + kWarps - 1) / kWarps;
     s.blocks_x = static_cast<int>(useful_blocks < max_blocks_x ? useful_blocks : max_blocks_x);
     if (s.blocks_x < 1) s.blocks_x = 1;
@@ -109,14 +119,14 @@ __device__ Partial warp_reduce_ordered(Partial p) {
   return p;
 }
 
-// Combines items[0..count) in order with the whole block; the result is valid in thread 0.
-template <class Partial>
-__device__ Partial block_reduce_ordered(const Partial* items, int count, Partial* warp_scratch) {
+// Combines items(0..count) in order with the whole block; the result is valid in thread 0.
+template <class Partial, class Items>
+__device__ Partial block_reduce_ordered(const Items& items, int count, Partial* warp_scratch) {
   const int per_thread = (count + kThreads - 1) / kThreads;
   const int begin = threadIdx.x * per_thread;
   Partial p{};
   for (int i = begin; i < begin + per_thread && i < count; ++i)
-    p = i == begin ? items[i] : Partial::combine(p, items[i]);
+    p = i == begin ? items(i) : Partial::combine(p, items(i));
   p = warp_reduce_ordered(p);
   if ((threadIdx.x & 31) == 0) warp_scratch[threadIdx.x / 32] = p;
   __syncthreads();
@@ -126,6 +136,22 @@ __device__ Partial block_reduce_ordered(const Partial* items, int count, Partial
   }
   return p;
 }
+template <class Partial>
+struct ContiguousItems {
+  const Partial* items;
+  __device__ Partial operator()(int i) const { return items[i]; }
+};
+// Row `row`'s partials in an all-gather of every rank's rows x blocks_x partials: rank-major,
+// so item i is block i % blocks_x of rank i / blocks_x, the order of the slices.
+template <class Partial>
+struct GatheredItems {
+  const Partial* gathered;
+  int rows, row, blocks_x;
+  __device__ Partial operator()(int i) const {
+    const int rank = i / blocks_x;
+    return gathered[(static_cast<std::size_t>(rank) * rows + row) * blocks_x + (i - rank * blocks_x)];
+  }
+};
 
 template <class Term, class Op>
 __global__ void __launch_bounds__(kThreads)
@@ -138,24 +164,32 @@ __global__ void __launch_bounds__(kThreads)
   const int row = blockIdx.y;
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x & 31;
+  // The grid holds the blocks of its slices one after the other (one slice: the plain layout).
+  const int local_slice = static_cast<int>(blockIdx.x) / shape.blocks_x;
+  const int block = static_cast<int>(blockIdx.x) - local_slice * shape.blocks_x;
+  const Dim slice_first = static_cast<Dim>(shape.first_slice + local_slice) * shape.slice_genes;
+  const Dim slice_len = (shape.dim - slice_first < shape.slice_genes) ? shape.dim - slice_first
+                                                                       : shape.slice_genes;
   const std::size_t thread_id =
-      (static_cast<std::size_t>(row) * gridDim.x + blockIdx.x) * kThreads + threadIdx.x;
+      local_slice * shape.rng_stride +
+      (static_cast<std::size_t>(row) * shape.blocks_x + block) * kThreads + threadIdx.x;
   curandState rng;
   if (Op::kUsesRng) rng = rng_in[thread_id];
 
-  const Dim tiles = (shape.dim + kWarpTile - 1) / kWarpTile;
-  const Dim first_tile = (static_cast<Dim>(blockIdx.x) * kWarps + warp) * shape.tiles_per_warp;
+  const Dim tiles = (slice_len + kWarpTile - 1) / kWarpTile;
+  const Dim first_tile = (static_cast<Dim>(block) * kWarps + warp) * shape.tiles_per_warp;
   Dim end_tile = first_tile + shape.tiles_per_warp;
   if (end_tile > tiles) end_tile = tiles;
 
   Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
   Partial lane_partial{};  // unordered: this lane's own sum
   for (Dim tile = first_tile; tile < end_tile; ++tile) {
-    const Dim j0 = tile * kWarpTile + static_cast<Dim>(lane) * kVec;
+    const Dim in_slice = tile * kWarpTile + static_cast<Dim>(lane) * kVec;
+    const Dim j0 = slice_first + in_slice;  // the problem's gene index: the term's
     double v[kVec];
-    const Dim left = shape.dim - j0;
+    const Dim left = slice_len - in_slice;
     const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
-    if (n > 0) op.produce(row, j0, n, v, rng);
+    if (n > 0) op.produce(row, j0 - shape.gene_base, n, v, rng);
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
       #pragma unroll
@@ -178,8 +212,13 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ bool is_last;
   if (lane == 0) warp_results[warp] = warp_partial;
   __syncthreads();
-  Partial block_partial = block_reduce_ordered(warp_results, kWarps, scratch);
+  Partial block_partial =
+      block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
   Partial* row_partials = block_partials + static_cast<std::size_t>(row) * gridDim.x;
+  if (shape.deferred) {  // the rows are finished once every rank's partials are here
+    if (threadIdx.x == 0) row_partials[blockIdx.x] = block_partial;
+    return;
+  }
   if (threadIdx.x == 0) {
     row_partials[blockIdx.x] = block_partial;
     __threadfence();  // publish the partial before taking a ticket
@@ -189,12 +228,28 @@ __global__ void __launch_bounds__(kThreads)
   if (!is_last) return;
   __threadfence();  // see every other block's partial
   __syncthreads();
-  const Partial total = block_reduce_ordered(
-      static_cast<const Partial*>(row_partials), static_cast<int>(gridDim.x), scratch);
+  const Partial total = block_reduce_ordered(ContiguousItems<Partial>{row_partials},
+                                             static_cast<int>(gridDim.x), scratch);
   if (threadIdx.x == 0) {
     tickets[row] = 0;  // ready for the next launch
     op.finish(row, term, total);
   }
+}
+
+// A sharded launch's second half: `gathered` holds every rank's rows x blocks_x partials, rank
+// after rank (an all-gather of the deferred launches' partials). Each block combines one row's
+// partials in slice order, as the last block of a one-GPU launch over all slices does.
+template <class Term, class Op>
+__global__ void __launch_bounds__(kThreads)
+    finish_rows_kernel(Op op, Term term, int ranks, int rows, int blocks_x,
+                       const typename Term::Partial* gathered) {
+  using Partial = typename Term::Partial;
+  if (!op.active()) return;
+  const int row = blockIdx.x;
+  const GatheredItems<Partial> items{gathered, rows, row, blocks_x};
+  __shared__ Partial scratch[kWarps];
+  const Partial total = block_reduce_ordered(items, ranks * blocks_x, scratch);
+  if (threadIdx.x == 0) op.finish(row, term, total);
 }
 
 }  // namespace chainsaw::device

@@ -152,10 +152,11 @@ void write_slot_arrays(hid_t group, const std::string& name, SlotArrayBlocks& bl
   }
 }
 
-// The checkpoint of `algorithm` in a temporary file, its slot arrays read from `blocks`.
+// The checkpoint of `algorithm` in a temporary file, its slot arrays read from `blocks` and
+// its engine's random-number state `rng`.
 StagedFile stage_file(const std::string& flag, const std::string& path, MaSwChains& algorithm,
                       Backend backend, const std::string& reason, const IslandState* islands,
-                      SlotArrayBlocks& blocks);
+                      SlotArrayBlocks& blocks, const RngSnapshot& rng);
 
 }  // namespace
 
@@ -169,11 +170,12 @@ void write_checkpoint(const std::string& flag, const std::string& path, MaSwChai
   // Rank 0 takes part in every read even when its file failed, so that no rank is left
   // waiting; then all agree, and only a whole file replaces the last good one.
   SlotArrayBlocks blocks(engine, algorithm.population().capacity(), algorithm.config().dim);
+  const RngSnapshot rng = engine.save_rng();  // collective on the GPU: every slice's states
   std::optional<StagedFile> staged;
   std::exception_ptr error;
   if (comm->is_root()) {
     try {
-      staged.emplace(stage_file(flag, path, algorithm, backend, reason, islands, blocks));
+      staged.emplace(stage_file(flag, path, algorithm, backend, reason, islands, blocks, rng));
     } catch (...) {
       error = std::current_exception();
     }
@@ -201,20 +203,19 @@ StagedFile stage_checkpoint(const std::string& flag, const std::string& path,
                    "a sharded run's checkpoint is written by all ranks: write_checkpoint");
   SlotArrayBlocks blocks(algorithm.engine(), algorithm.population().capacity(),
                          algorithm.config().dim);
-  return stage_file(flag, path, algorithm, backend, reason, islands, blocks);
+  return stage_file(flag, path, algorithm, backend, reason, islands, blocks,
+                    algorithm.engine().save_rng());
 }
 
 namespace {
 
 StagedFile stage_file(const std::string& flag, const std::string& path, MaSwChains& algorithm,
                       Backend backend, const std::string& reason, const IslandState* islands,
-                      SlotArrayBlocks& blocks) {
+                      SlotArrayBlocks& blocks, const RngSnapshot& rng) {
   const Population& population = algorithm.population();
-  Engine& engine = algorithm.engine();
   const Config& config = algorithm.config();
   const int capacity = population.capacity();
   const std::string state = state_to_json(algorithm, backend, islands).dump();
-  const RngSnapshot rng = engine.save_rng();
 
   return StagedFile(flag, path, [&](const std::string& temporary) {
     try {

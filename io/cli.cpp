@@ -151,6 +151,11 @@ void add_run_options(CLI::App& run, RunOptions& o) {
              });
   add_number(run, o, "--migration-every", c.migration_interval,
              "islands: evaluations of each island between migrations", kInt, parse_int64);
+  add_number(run, o, "--gpu-slices", c.gpu_slices,
+             "cuda: lay every individual out in this many slices, as a sharded run on that many "
+             "GPUs does (which it then reproduces bit for bit on one GPU); under --distribute "
+             "shard it is the number of ranks",
+             kInt, parse_int);
   run.add_option("--output,-o", o.output, "result JSON file (written whole or not at all); "
                                           "default: the JSON goes to stdout")
       ->type_name("FILE");
@@ -256,7 +261,7 @@ int dry_run(const Config& c, [[maybe_unused]] Backend backend, bool print = true
   std::string where;
 #if defined(CHAINSAW_CUDA)
   if (backend == Backend::kCuda) {
-    const DeviceMemoryPlan plan = plan_device_memory(c, problem);
+    const DeviceMemoryPlan plan = plan_device_memory(c, problem, shard_ranks);
     const DeviceInfo device = query_cuda_device();
     genes = static_cast<double>(plan.genes);
     bias = static_cast<double>(plan.bias);
@@ -471,6 +476,25 @@ void check_paths(const std::string& output, const std::string& checkpoint) {
   if (!checkpoint.empty()) check_output_writable("--checkpoint", checkpoint);
 }
 
+// A distributed run, before anything else touches CUDA: each rank takes a GPU of its host.
+void select_rank_gpu(const Config& config, const Ranks& ranks) {
+  if (ranks.comm && config.backend != Backend::kCpu) select_cuda_device(ranks.comm->node_rank());
+}
+
+// A sharded CUDA run lays the genes out in a slice per rank; a resumed one must have been.
+void lay_out_shards(Config& config, const Ranks& ranks, Backend backend, bool resuming) {
+  if (backend != Backend::kCuda || ranks.mode != Distribute::kShard) return;
+  if (resuming && config.gpu_slices != ranks.size())
+    throw UserError(fmt::format(
+        "the checkpoint lays the genes out in {} GPU slice(s): resume it with mpirun -np {} "
+        "--distribute shard, or without --distribute on one GPU",
+        config.gpu_slices, config.gpu_slices));
+  if (config.gpu_slices != 1 && config.gpu_slices != ranks.size())
+    throw UserError(fmt::format("--gpu-slices = {}: a sharded run on {} GPUs has {} slices",
+                                config.gpu_slices, ranks.size(), ranks.size()));
+  config.gpu_slices = ranks.size();
+}
+
 int run_command(const RunOptions& o, const Ranks& ranks) {
   Config config = o.config;
   RunEnvironment env;
@@ -479,8 +503,9 @@ int run_command(const RunOptions& o, const Ranks& ranks) {
     if (ranks.islands()) config = island_config(config, ranks.rank());
     env.checkpoint = ranks.checkpoint_path(o.checkpoint);
     check_paths(ranks.root() ? o.output : "", env.checkpoint);
+    select_rank_gpu(config, ranks);
     env.backend = resolve_backend(config.backend);
-    if (ranks.comm) check_distributable(env.backend);
+    lay_out_shards(config, ranks, env.backend, false);
     if (o.dry_run) return;
     if (env.backend == Backend::kCuda) {
       env.device = query_cuda_device().name;
@@ -608,7 +633,8 @@ int resume_command(ResumeOptions& r, const Ranks& ranks) {
     check_paths(ranks.root() ? r.run.output : "", env.checkpoint);
 
     env.backend = header.backend;
-    if (ranks.comm) check_distributable(env.backend);
+    select_rank_gpu(config, ranks);
+    lay_out_shards(config, ranks, env.backend, true);
     if (env.backend == Backend::kCuda) {
       const DeviceInfo device = query_cuda_device();
       if (!device.available)

@@ -39,6 +39,7 @@ nlohmann::ordered_json config_to_json(const Config& c) {
   j["threads"] = c.threads;
   j["distribute"] = distribute_name(c.distribute);
   j["migration_every"] = c.migration_interval;
+  j["gpu_slices"] = c.gpu_slices;
   return j;
 }
 
@@ -84,6 +85,7 @@ Config config_from_json(const nlohmann::json& j) {
     c.distribute = parse_distribute("distribute", distribute);
   }
   if (j.contains("migration_every")) get("migration_every", c.migration_interval);
+  if (j.contains("gpu_slices")) get("gpu_slices", c.gpu_slices);  // absent: written before it
   c.rho_init = parse_rho_init("rho_init", rho_init);
   c.backend = parse_backend("backend", backend);
   return c;

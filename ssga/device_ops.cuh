@@ -206,6 +206,7 @@ struct OptimumDistanceOp {
   int slot;
   Shift shift;
   double* row_out;
+  Dim gene_base = 0;  // the problem's gene at the start of the rows (a sharded rank's first)
   __device__ bool active() const { return true; }
   __device__ void produce(int, Dim j0, int n, double (&v)[kVec], curandState&) const {
     real_t x[kVec];
@@ -213,7 +214,7 @@ struct OptimumDistanceOp {
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n)
-      v[k] = static_cast<double>(x[k]) - static_cast<double>(shift(j0 + k));
+      v[k] = static_cast<double>(x[k]) - static_cast<double>(shift(gene_base + j0 + k));
   }
   template <class Term>
   __device__ void finish(int row, const Term&, const SumPartial& p) const {

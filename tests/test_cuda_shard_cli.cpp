@@ -1,0 +1,86 @@
+// `mpirun -np 2 chainsaw run --distribute shard --backend cuda`: one GPU per rank, the partials
+// exchanged by NCCL. The job must give exactly the result of one GPU running the same two
+// slices (--gpu-slices 2), and its checkpoint must resume exactly on one GPU. Skipped without
+// MPI or without two GPUs (NCCL takes one GPU per rank).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "core/device_info.hpp"
+#include "test_support.hpp"
+
+namespace chainsaw {
+namespace {
+
+constexpr const char* kGpuShardRun =
+    "--backend cuda --dim 1000003 --population 10 --batch 5 --ls-intensity 100 --seed 3 --quiet";
+
+class CudaShardCli : public test::CliTest {
+ protected:
+  void SetUp() override {
+    test::CliTest::SetUp();
+#if !defined(CHAINSAW_MPIEXEC)
+    GTEST_SKIP() << "built without MPI";
+#endif
+    if (cuda_device_count() < 2) GTEST_SKIP() << "fewer than 2 GPUs";
+  }
+  test::Outcome on_ranks(int ranks, const std::string& args) {
+#if defined(CHAINSAW_MPIEXEC)
+    return chainsaw(args, CHAINSAW_MPIEXEC " " + std::to_string(ranks));
+#else
+    (void)ranks;
+    (void)args;
+    return {};
+#endif
+  }
+  nlohmann::json result(const std::string& name) {
+    return nlohmann::json::parse(test::read_file(out_path(name)));
+  }
+};
+
+void expect_same_result(const nlohmann::json& one, const nlohmann::json& sharded) {
+  EXPECT_EQ(one.at("best_fitness").get<double>(), sharded.at("best_fitness").get<double>());
+  EXPECT_EQ(one.at("distance_to_optimum").get<double>(),
+            sharded.at("distance_to_optimum").get<double>());
+  EXPECT_EQ(one.at("evaluations"), sharded.at("evaluations"));
+}
+
+TEST_F(CudaShardCli, TwoGpusGiveExactlyTheTwoSliceRunOfOneGpu) {
+  for (const char* function : test::kAllFunctions) {
+    SCOPED_TRACE(function);
+    const std::string args =
+        std::string(kGpuShardRun) + " --evals 2000 --function " + function + " --output ";
+    const test::Outcome one = chainsaw("run --gpu-slices 2 " + args + out_path("one.json"));
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    const test::Outcome two = on_ranks(2, "run --distribute shard " + args + out_path("two.json"));
+    ASSERT_EQ(two.exit_code, 0) << two.err;
+    const nlohmann::json sharded = result("two.json");
+    expect_same_result(result("one.json"), sharded);
+    EXPECT_EQ(sharded.at("config").at("gpu_slices"), 2);
+  }
+}
+
+TEST_F(CudaShardCli, ATwoGpuCheckpointResumesExactlyOnOneGpu) {
+  const std::string args = std::string(kGpuShardRun) + " --function schwefel12";
+  ASSERT_EQ(chainsaw("run --gpu-slices 2 " + args + " --evals 3000 --output " +
+                     out_path("whole.json")).exit_code,
+            0);
+  const test::Outcome first = on_ranks(2, "run --distribute shard " + args +
+                                              " --evals 1500 --checkpoint " + out_path("s.h5") +
+                                              " --output " + out_path("first.json"));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const test::Outcome one = chainsaw("resume " + out_path("s.h5") + " --evals 3000 --quiet" +
+                                     " --output " + out_path("one.json"));
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  expect_same_result(result("whole.json"), result("one.json"));
+  // On another number of ranks the slices would differ: one line, no run.
+  const test::Outcome three = on_ranks(3, "resume " + out_path("s.h5") +
+                                              " --distribute shard --evals 3000 --quiet");
+  test::expect_one_line_error(three, "GPU slice", /*from_job=*/true);
+}
+
+}  // namespace
+}  // namespace chainsaw
