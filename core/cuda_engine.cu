@@ -779,8 +779,8 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
                                 m.problem.upper,   m.sw_params, m.fitness.data(), request.slot};
   curandState* buffers[2] = {m.rng.data(), m.rng_alt.data()};
-  const int blocks_cap = std::min(m.passes->solis_wets_move_blocks_per_sm(),
-                                  device::blocks_per_sm<device::NoTerm, device::SwApplyOp>());
+  const int blocks_cap = std::min(m.passes->solis_wets_move_blocks_per_sm(ctx),
+                                  device::blocks_per_sm<device::NoTerm, device::SwApplyOp>(ctx));
   std::int64_t left = request.evaluations;
   while (left > 0) {
     // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the

@@ -45,6 +45,8 @@ struct PassContext {
   std::size_t rng_stride = 0;
   DeviceCollective* collective = nullptr;
   void* gathered = nullptr;
+  // The run has several slices or ranks: launches take the sliced kernels.
+  bool sliced() const { return slices > 1 || first_slice > 0 || collective != nullptr; }
   double lower = 0.0, upper = 0.0;
   double blx_alpha = 0.0;
   real_t* genes = nullptr;        // capacity x pitch
@@ -59,15 +61,23 @@ struct PassContext {
 
 // Blocks of this kernel that fit on one SM (registers, shared memory), asked of the driver once
 // per kernel.
-template <class Term, class Op>
+template <class Term, class Op, bool kSliced = false>
 int blocks_per_sm() {
   static const int blocks = [] {
     int n = 0;
     CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &n, produce_reduce_kernel<Term, Op>, kThreads, 0));
+        &n, produce_reduce_kernel<Term, Op, kSliced>, kThreads, 0));
     return std::max(1, n);
   }();
   return blocks;
+}
+// The blocks per SM of the kernel a launch in context `c` takes.
+template <class Term, class Op>
+int blocks_per_sm(const PassContext& c) {
+  if constexpr (Sliceable<Term>::value) {
+    if (c.sliced()) return blocks_per_sm<Term, Op, true>();
+  }
+  return blocks_per_sm<Term, Op, false>();
 }
 
 // One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
@@ -90,7 +100,7 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
                           int rows, curandState* rng_in = nullptr, curandState* rng_out = nullptr,
                           int blocks_cap = 0) {
   CHAINSAW_EXPECTS(rows >= 1 && rows <= c.max_rows, "batched launch exceeds its rows");
-  int blocks = blocks_per_sm<Term, Op>();
+  int blocks = blocks_per_sm<Term, Op>(c);
   if (blocks_cap > 0) blocks = std::min(blocks, blocks_cap);
   ReduceShape s = launch_shape(c, spread, blocks);
   // Sharded: every rank reduces its slice, the partials are exchanged, and each rank finishes
@@ -98,9 +108,22 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
   using Partial = typename Term::Partial;
   s.deferred = c.collective != nullptr && !std::is_same_v<Term, NoTerm>;
   const dim3 grid(static_cast<unsigned>(s.blocks_x * c.slices), static_cast<unsigned>(rows));
-  produce_reduce_kernel<Term, Op><<<grid, kThreads, 0, c.stream>>>(
-      op, term, s, rng_in ? rng_in : c.rng, rng_out ? rng_out : c.rng,
-      static_cast<Partial*>(c.partials), c.tickets);
+  curandState* const in = rng_in ? rng_in : c.rng;
+  curandState* const out = rng_out ? rng_out : c.rng;
+  auto* const partials = static_cast<Partial*>(c.partials);
+  bool launched = false;
+  if constexpr (Sliceable<Term>::value) {
+    if (c.sliced()) {
+      produce_reduce_kernel<Term, Op, true>
+          <<<grid, kThreads, 0, c.stream>>>(op, term, s, in, out, partials, c.tickets);
+      launched = true;
+    }
+  }
+  if (!launched) {
+    CHAINSAW_EXPECTS(!c.sliced(), "this function cannot be laid out in slices");
+    produce_reduce_kernel<Term, Op, false>
+        <<<grid, kThreads, 0, c.stream>>>(op, term, s, in, out, partials, c.tickets);
+  }
   CHAINSAW_CUDA_CHECK_LAUNCH();
   if (s.deferred) {
     c.collective->allgather(c.partials, c.gathered,
@@ -126,8 +149,9 @@ class FusedPasses {
   virtual ReduceShape solis_wets_move(const PassContext& c, bool forward, const real_t* x,
                                       const real_t* bias, real_t* candidate, curandState* rng_in,
                                       curandState* rng_out, int blocks_cap) const = 0;
-  // Blocks per SM of the move kernel: the engine caps the step's launches at the lowest.
-  virtual int solis_wets_move_blocks_per_sm() const = 0;
+  // Blocks per SM of the move kernel (of context c's layout): the engine caps the step's
+  // launches at the lowest.
+  virtual int solis_wets_move_blocks_per_sm(const PassContext& c) const = 0;
 };
 
 // The passes of the function whose fitness term is Term (FitnessTerm<Fn> for a built-in
@@ -157,8 +181,8 @@ class FusedPassesFor final : public FusedPasses {
                       c.upper, c.dim,      candidate, c.invalid};
     return launch_reduce(c, op, term_, Spread::kOneRow, 1, rng_in, rng_out, blocks_cap);
   }
-  int solis_wets_move_blocks_per_sm() const override {
-    return blocks_per_sm<Term, SwMoveOp>();
+  int solis_wets_move_blocks_per_sm(const PassContext& c) const override {
+    return blocks_per_sm<Term, SwMoveOp>(c);
   }
 
  private:

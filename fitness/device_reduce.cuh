@@ -79,6 +79,7 @@ __device__ double function_value(const typename Fn::Partial& p, Dim dim) {
 template <class Fn>
 struct FitnessTerm {  // the value is a gene; the term is the function's, on z = x - o
   using Partial = typename Fn::Partial;
+  static constexpr bool kSliceable = !std::is_same_v<Fn, GenesOnly>;  // not CEC 2010's genes
   Shift shift;
   __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
   __device__ void accumulate(Partial& p, double value, Dim j, int) const {
@@ -88,10 +89,12 @@ struct FitnessTerm {  // the value is a gene; the term is the function's, on z =
 };
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares
   using Partial = SumPartial;
+  static constexpr bool kSliceable = true;
   __device__ void accumulate(Partial& p, double value, Dim, int) const { p.sum += value * value; }
 };
 struct NoTerm {  // element-wise operations that only need the "last block" hook
   using Partial = SumPartial;
+  static constexpr bool kSliceable = true;
   __device__ void accumulate(Partial&, double, Dim, int) const {}
 };
 template <class Partial>
@@ -153,7 +156,19 @@ struct GatheredItems {
   }
 };
 
-template <class Term, class Op>
+// Terms that may be laid out in slices say so (kSliceable): the built-in functions' and the
+// element-wise ones. The kernels of the others (CEC 2010 groups, users' objectives) are never
+// instantiated for slices.
+template <class Term, class = void>
+struct Sliceable : std::false_type {};
+template <class Term>
+struct Sliceable<Term, std::void_t<decltype(Term::kSliceable)>>
+    : std::bool_constant<Term::kSliceable> {};
+
+// kSliced: the slices' arithmetic (and the deferred finish) is compiled in. Without it the
+// kernel is the plain one-slice layout with its own, lower, register count: a run of one
+// slice keeps its launch shapes and speed.
+template <class Term, class Op, bool kSliced = false>
 __global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
                           curandState* rng_out, typename Term::Partial* block_partials,
@@ -165,14 +180,18 @@ __global__ void __launch_bounds__(kThreads)
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x & 31;
   // The grid holds the blocks of its slices one after the other (one slice: the plain layout).
-  const int local_slice = static_cast<int>(blockIdx.x) / shape.blocks_x;
+  const int local_slice = kSliced ? static_cast<int>(blockIdx.x) / shape.blocks_x : 0;
   const int block = static_cast<int>(blockIdx.x) - local_slice * shape.blocks_x;
-  const Dim slice_first = static_cast<Dim>(shape.first_slice + local_slice) * shape.slice_genes;
-  const Dim slice_len = (shape.dim - slice_first < shape.slice_genes) ? shape.dim - slice_first
-                                                                       : shape.slice_genes;
+  const Dim slice_first =
+      kSliced ? static_cast<Dim>(shape.first_slice + local_slice) * shape.slice_genes : 0;
+  const Dim slice_len = !kSliced ? shape.dim
+                        : shape.dim - slice_first < shape.slice_genes ? shape.dim - slice_first
+                                                                      : shape.slice_genes;
+  const Dim gene_base = kSliced ? shape.gene_base : 0;
   const std::size_t thread_id =
-      local_slice * shape.rng_stride +
-      (static_cast<std::size_t>(row) * shape.blocks_x + block) * kThreads + threadIdx.x;
+      kSliced ? local_slice * shape.rng_stride +
+                    (static_cast<std::size_t>(row) * shape.blocks_x + block) * kThreads + threadIdx.x
+              : (static_cast<std::size_t>(row) * gridDim.x + blockIdx.x) * kThreads + threadIdx.x;
   curandState rng;
   if (Op::kUsesRng) rng = rng_in[thread_id];
 
@@ -189,7 +208,7 @@ __global__ void __launch_bounds__(kThreads)
     double v[kVec];
     const Dim left = slice_len - in_slice;
     const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
-    if (n > 0) op.produce(row, j0 - shape.gene_base, n, v, rng);
+    if (n > 0) op.produce(row, j0 - gene_base, n, v, rng);
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
       #pragma unroll
@@ -215,9 +234,11 @@ __global__ void __launch_bounds__(kThreads)
   Partial block_partial =
       block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
   Partial* row_partials = block_partials + static_cast<std::size_t>(row) * gridDim.x;
-  if (shape.deferred) {  // the rows are finished once every rank's partials are here
-    if (threadIdx.x == 0) row_partials[blockIdx.x] = block_partial;
-    return;
+  if constexpr (kSliced) {
+    if (shape.deferred) {  // the rows are finished once every rank's partials are here
+      if (threadIdx.x == 0) row_partials[blockIdx.x] = block_partial;
+      return;
+    }
   }
   if (threadIdx.x == 0) {
     row_partials[blockIdx.x] = block_partial;

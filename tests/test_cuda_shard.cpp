@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -208,7 +209,8 @@ TEST_F(CudaShardCheckpoint, ATwoRankCheckpointResumesExactlyOnOneGpu) {
   REQUIRE_GPU();
   const Config c = sliced_config("griewank", 40000, 2, 9);
   const test::FinalState whole = one_gpu_to_the_end(c);
-  checkpoint_at(c, true, path_in_dir("run.h5"), test::stop_inside_chain(500));
+  checkpoint_at(c, true, path_in_dir("run.h5"), test::stop_inside_ga_phase(700));
+  ASSERT_TRUE(std::filesystem::exists(path_in_dir("run.h5"))) << "the run never stopped";
   EXPECT_EQ(read_checkpoint_header(path_in_dir("run.h5")).config.gpu_slices, 2);
   test::expect_identical(whole, resume(path_in_dir("run.h5"), false));
 }
@@ -218,6 +220,7 @@ TEST_F(CudaShardCheckpoint, AOneGpuCheckpointResumesExactlyOnItsSlicesRanks) {
   const Config c = sliced_config("rastrigin", 40000, 2, 9);
   const test::FinalState whole = one_gpu_to_the_end(c);
   checkpoint_at(c, false, path_in_dir("run.h5"), test::stop_inside_ga_phase(500));
+  ASSERT_TRUE(std::filesystem::exists(path_in_dir("run.h5"))) << "the run never stopped";
   test::expect_identical(whole, resume(path_in_dir("run.h5"), true));
 }
 
