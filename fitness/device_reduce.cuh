@@ -182,12 +182,15 @@ __global__ void __launch_bounds__(kThreads)
   // The grid holds the blocks of its slices one after the other (one slice: the plain layout).
   const int local_slice = kSliced ? static_cast<int>(blockIdx.x) / shape.blocks_x : 0;
   const int block = static_cast<int>(blockIdx.x) - local_slice * shape.blocks_x;
+  // The slice's genes sit at [mem_first, mem_end) of the engine's rows; the problem's gene j
+  // at j - gene_base (a sharded rank holds one slice, a single engine all from gene 0).
   const Dim slice_first =
       kSliced ? static_cast<Dim>(shape.first_slice + local_slice) * shape.slice_genes : 0;
-  const Dim slice_len = !kSliced ? shape.dim
-                        : shape.dim - slice_first < shape.slice_genes ? shape.dim - slice_first
-                                                                      : shape.slice_genes;
   const Dim gene_base = kSliced ? shape.gene_base : 0;
+  const Dim mem_first = slice_first - gene_base;
+  const Dim mem_end = !kSliced ? shape.dim
+                      : shape.dim - slice_first < shape.slice_genes ? shape.dim - gene_base
+                                                                    : mem_first + shape.slice_genes;
   const std::size_t thread_id =
       kSliced ? local_slice * shape.rng_stride +
                     (static_cast<std::size_t>(row) * shape.blocks_x + block) * kThreads + threadIdx.x
@@ -195,7 +198,7 @@ __global__ void __launch_bounds__(kThreads)
   curandState rng;
   if (Op::kUsesRng) rng = rng_in[thread_id];
 
-  const Dim tiles = (slice_len + kWarpTile - 1) / kWarpTile;
+  const Dim tiles = (mem_end - mem_first + kWarpTile - 1) / kWarpTile;
   const Dim first_tile = (static_cast<Dim>(block) * kWarps + warp) * shape.tiles_per_warp;
   Dim end_tile = first_tile + shape.tiles_per_warp;
   if (end_tile > tiles) end_tile = tiles;
@@ -203,12 +206,12 @@ __global__ void __launch_bounds__(kThreads)
   Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
   Partial lane_partial{};  // unordered: this lane's own sum
   for (Dim tile = first_tile; tile < end_tile; ++tile) {
-    const Dim in_slice = tile * kWarpTile + static_cast<Dim>(lane) * kVec;
-    const Dim j0 = slice_first + in_slice;  // the problem's gene index: the term's
+    const Dim jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;  // in the rows
+    const Dim j0 = jm + gene_base;  // the problem's gene index: the term's
     double v[kVec];
-    const Dim left = slice_len - in_slice;
+    const Dim left = mem_end - jm;
     const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
-    if (n > 0) op.produce(row, j0 - gene_base, n, v, rng);
+    if (n > 0) op.produce(row, jm, n, v, rng);
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
       #pragma unroll

@@ -152,6 +152,16 @@ TEST(CudaShardedRunLayouts, SlicesAreRefusedOnTheCpuAndForWholeVectorFunctions) 
 
 class CudaShardCheckpoint : public test::TempDirTest {};
 
+// A stop the ranks can share: it keeps no state (test::stop_inside_ga_phase does, and ranks
+// are threads here), so every rank stops at the same unit.
+std::function<bool(const MaSwChains&)> first_ga_unit_after(std::int64_t evaluations) {
+  return [evaluations](const MaSwChains& a) {
+    const LoopState s = a.loop_state();
+    return s.stage == LoopStage::kGeneticAlgorithm && s.counters.ls_applications >= 1 &&
+           s.counters.evaluations >= evaluations;
+  };
+}
+
 // Runs `config` on its slices' ranks (sharded) or one GPU to where `stop_here` says, and writes
 // a checkpoint to `path` there.
 void checkpoint_at(const Config& config, bool sharded, const std::string& path,
@@ -209,7 +219,7 @@ TEST_F(CudaShardCheckpoint, ATwoRankCheckpointResumesExactlyOnOneGpu) {
   REQUIRE_GPU();
   const Config c = sliced_config("griewank", 40000, 2, 9);
   const test::FinalState whole = one_gpu_to_the_end(c);
-  checkpoint_at(c, true, path_in_dir("run.h5"), test::stop_inside_ga_phase(700));
+  checkpoint_at(c, true, path_in_dir("run.h5"), first_ga_unit_after(700));
   ASSERT_TRUE(std::filesystem::exists(path_in_dir("run.h5"))) << "the run never stopped";
   EXPECT_EQ(read_checkpoint_header(path_in_dir("run.h5")).config.gpu_slices, 2);
   test::expect_identical(whole, resume(path_in_dir("run.h5"), false));
