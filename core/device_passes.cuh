@@ -61,23 +61,25 @@ struct PassContext {
 
 // Blocks of this kernel that fit on one SM (registers, shared memory), asked of the driver once
 // per kernel.
-template <class Term, class Op, bool kSliced = false>
+template <class Term, class Op, int kLayout = kWholeRows>
 int blocks_per_sm() {
   static const int blocks = [] {
     int n = 0;
     CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &n, produce_reduce_kernel<Term, Op, kSliced>, kThreads, 0));
+        &n, produce_reduce_kernel<Term, Op, kLayout>, kThreads, 0));
     return std::max(1, n);
   }();
   return blocks;
 }
-// The blocks per SM of the kernel a launch in context `c` takes.
+// The blocks per SM that shape a launch in context `c`: a sliced layout's are those of the
+// one-slice kernel (a sharded rank's), also when one GPU runs several slices, so that both
+// cut the genes alike and give the same run.
 template <class Term, class Op>
 int blocks_per_sm(const PassContext& c) {
   if constexpr (Sliceable<Term>::value) {
-    if (c.sliced()) return blocks_per_sm<Term, Op, true>();
+    if (c.sliced()) return blocks_per_sm<Term, Op, kOneSlice>();
   }
-  return blocks_per_sm<Term, Op, false>();
+  return blocks_per_sm<Term, Op, kWholeRows>();
 }
 
 // One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
@@ -113,15 +115,19 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
   auto* const partials = static_cast<Partial*>(c.partials);
   bool launched = false;
   if constexpr (Sliceable<Term>::value) {
-    if (c.sliced()) {
-      produce_reduce_kernel<Term, Op, true>
+    if (c.sliced() && c.slices > 1) {
+      produce_reduce_kernel<Term, Op, kSeveralSlices>
+          <<<grid, kThreads, 0, c.stream>>>(op, term, s, in, out, partials, c.tickets);
+      launched = true;
+    } else if (c.sliced()) {
+      produce_reduce_kernel<Term, Op, kOneSlice>
           <<<grid, kThreads, 0, c.stream>>>(op, term, s, in, out, partials, c.tickets);
       launched = true;
     }
   }
   if (!launched) {
     CHAINSAW_EXPECTS(!c.sliced(), "this function cannot be laid out in slices");
-    produce_reduce_kernel<Term, Op, false>
+    produce_reduce_kernel<Term, Op, kWholeRows>
         <<<grid, kThreads, 0, c.stream>>>(op, term, s, in, out, partials, c.tickets);
   }
   CHAINSAW_CUDA_CHECK_LAUNCH();

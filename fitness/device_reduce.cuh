@@ -165,10 +165,14 @@ template <class Term>
 struct Sliceable<Term, std::void_t<decltype(Term::kSliceable)>>
     : std::bool_constant<Term::kSliceable> {};
 
-// kSliced: the slices' arithmetic (and the deferred finish) is compiled in. Without it the
-// kernel is the plain one-slice layout with its own, lower, register count: a run of one
-// slice keeps its launch shapes and speed.
-template <class Term, class Op, bool kSliced = false>
+// What a launch's blocks hold, compiled into the kernel: the plain layout (one slice, the
+// least registers, so a run of one slice keeps its launch shapes and speed), one slice of
+// several (a sharded rank: no more than a start gene and a deferred finish on top), or several
+// slices (one GPU running a sharded run's layout). The two sliced kinds take their launch
+// shapes from the one-slice kernel (core/device_passes.cuh), so that they reduce alike.
+enum RowsLayout : int { kWholeRows = 0, kOneSlice = 1, kSeveralSlices = 2 };
+
+template <class Term, class Op, int kLayout = kWholeRows>
 __global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
                           curandState* rng_out, typename Term::Partial* block_partials,
@@ -179,20 +183,22 @@ __global__ void __launch_bounds__(kThreads)
   const int row = blockIdx.y;
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x & 31;
-  // The grid holds the blocks of its slices one after the other (one slice: the plain layout).
-  const int local_slice = kSliced ? static_cast<int>(blockIdx.x) / shape.blocks_x : 0;
+  constexpr bool kSliced = kLayout != kWholeRows;
+  constexpr bool kSeveral = kLayout == kSeveralSlices;
+  // The grid holds the blocks of its slices one after the other.
+  const int local_slice = kSeveral ? static_cast<int>(blockIdx.x) / shape.blocks_x : 0;
   const int block = static_cast<int>(blockIdx.x) - local_slice * shape.blocks_x;
   // The slice's genes sit at [mem_first, mem_end) of the engine's rows; the problem's gene j
   // at j - gene_base (a sharded rank holds one slice, a single engine all from gene 0).
   const Dim slice_first =
       kSliced ? static_cast<Dim>(shape.first_slice + local_slice) * shape.slice_genes : 0;
   const Dim gene_base = kSliced ? shape.gene_base : 0;
-  const Dim mem_first = slice_first - gene_base;
+  const Dim mem_first = kSeveral ? slice_first - gene_base : 0;
   const Dim mem_end = !kSliced ? shape.dim
                       : shape.dim - slice_first < shape.slice_genes ? shape.dim - gene_base
                                                                     : mem_first + shape.slice_genes;
   const std::size_t thread_id =
-      kSliced ? local_slice * shape.rng_stride +
+      kSeveral ? local_slice * shape.rng_stride +
                     (static_cast<std::size_t>(row) * shape.blocks_x + block) * kThreads + threadIdx.x
               : (static_cast<std::size_t>(row) * gridDim.x + blockIdx.x) * kThreads + threadIdx.x;
   curandState rng;
