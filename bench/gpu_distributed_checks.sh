@@ -21,7 +21,7 @@ echo "uninterrupted 2 GPUs, 40000: $(summary $W/ck_whole_2gpu.json)"
 t0=$(date +%s.%N)
 timeout 200 $MPI $C --distribute shard --evals 20000 --checkpoint $CK -o $W/ck_first_2gpu.json --profile
 t1=$(date +%s.%N)
-echo "first half on 2 GPUs with its checkpoint: $(summary $W/ck_first_2gpu.json), process $(echo "$t1 - $t0" | bc) s, file $(stat -c %s $CK) bytes"
+echo "first half on 2 GPUs with its checkpoint: $(summary $W/ck_first_2gpu.json), process $(python3 -c "print(round($t1 - $t0, 2))") s, file $(stat -c %s $CK) bytes"
 python3 -c "import json;j=json.load(open('$W/ck_first_2gpu.json'));print('checkpoint_io s:', j['profile']['buckets']['checkpoint_io']['seconds'])"
 timeout 200 ./build/chainsaw resume $CK --evals 40000 -q -o $W/ck_resumed_1gpu.json
 echo "resumed on 1 GPU to 40000: $(summary $W/ck_resumed_1gpu.json)"
