@@ -152,9 +152,19 @@ std::size_t cec2010_device_bytes(const Problem& problem, int max_rows) {
          (inst.rotation.size() + cec2010_group_values(problem, max_rows)) * sizeof(double);
 }
 
-// A user objective: the Solis-Wets candidate it evaluates, its values of a batch, the counter.
+// Whether the GPU evaluates stored vectors in launches of their own (the Solis-Wets candidate,
+// a batch of children): CEC 2010 functions and batch callbacks. The built-in functions and a
+// per-gene user objective compiled by nvcc (device_passes) evaluate inside the fused passes.
+bool gpu_evaluates_stored_vectors(const Problem& problem) {
+  return problem.evaluates_stored_vectors() &&
+         !(problem.is_external() && problem.external->device_passes);
+}
+
+// A user objective: the count of invalid values; a batch callback's also the Solis-Wets
+// candidate it evaluates and its values of a batch.
 std::size_t external_device_bytes(const Problem& problem, int max_rows) {
   if (!problem.is_external()) return 0;
+  if (!gpu_evaluates_stored_vectors(problem)) return sizeof(unsigned long long);
   return static_cast<std::size_t>(device::row_pitch(problem.dim)) * sizeof(real_t) +
          static_cast<std::size_t>(max_rows) * sizeof(double) + sizeof(unsigned long long);
 }
@@ -496,9 +506,11 @@ struct CudaEngine::Impl {
         throw UserError("objective '" + p.external->name +
                         "' has no device callback: it runs on the CPU backend only (a per-gene "
                         "objective gets one when optimize() is compiled by nvcc)");
-      candidate = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
-      CHAINSAW_CUDA_TRY(cudaMemsetAsync(candidate.data(), 0, candidate.bytes(), s));
-      external_values = DeviceBuffer<double>(launch.max_rows);
+      if (gpu_evaluates_stored_vectors(p)) {
+        candidate = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
+        CHAINSAW_CUDA_TRY(cudaMemsetAsync(candidate.data(), 0, candidate.bytes(), s));
+        external_values = DeviceBuffer<double>(launch.max_rows);
+      }
       invalid = DeviceBuffer<unsigned long long>(1);
       CHAINSAW_CUDA_TRY(cudaMemsetAsync(invalid.data(), 0, invalid.bytes(), s));
     }
@@ -518,10 +530,10 @@ struct CudaEngine::Impl {
       cec_view.rotation = inst.rotation.empty() ? nullptr : cec_rotation.data();
       problem.shift.stored = cec_o.data();  // o for the distance to the optimum
     }
+    stored_evaluation = gpu_evaluates_stored_vectors(problem);
     if (problem.is_external() && problem.external->device_passes) {
       passes = problem.external->device_passes;
     } else {
-      stored_evaluation = problem.evaluates_stored_vectors();
       visit_function(problem.function, [&](auto fn) {
         using Fn = decltype(fn);
         passes = std::make_shared<device::FusedPassesFor<device::FitnessTerm<Fn>>>(

@@ -110,6 +110,25 @@ TEST(CudaApi, GroupedObjectiveMatchesTheHostEvaluation) {
   }
 }
 
+// A per-gene objective runs in the fused passes: nothing of a batch callback's (the stored
+// Solis-Wets candidate, the values of a batch) is allocated or planned, only the invalid count.
+TEST(CudaApi, APerGeneObjectiveNeedsTheBuiltinsDeviceMemoryAndItsInvalidCount) {
+  REQUIRE_GPU();
+  const Dim dim = 1000003;
+  const Problem builtin = Problem::make("rastrigin", dim, 3);
+  const Problem external = Problem::make_external(
+      std::make_shared<BatchObjective>(batch_objective(UserRastrigin{benchmark_shift(-5.12, 5.12, 3)})),
+      dim);
+  const Config c = engine_config("rastrigin", dim);
+  const DeviceMemoryPlan a = plan_device_memory(c, builtin), b = plan_device_memory(c, external);
+  EXPECT_EQ(b.genes, a.genes);
+  EXPECT_EQ(b.scratch, a.scratch + sizeof(unsigned long long));
+  CudaEngine engine(c, external);  // allocates what it planned, and runs
+  std::mt19937_64 gen(5);
+  const std::vector<real_t> x = uniform_point(dim, -5.12, 5.12, gen);
+  EXPECT_TRUE(std::isfinite(gpu_fitness(engine, x)));
+}
+
 TEST(CudaApi, OptimizeRunsAPerGeneObjectiveOnTheGpu) {
   REQUIRE_GPU();
   const UserRastrigin user{benchmark_shift(-5.12, 5.12, 3)};
