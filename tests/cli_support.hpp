@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "temp_dir_test.hpp"
 
@@ -86,6 +87,39 @@ class CliTest : public TempDirTest {
 
   std::string out_path(const std::string& name = "r.json") const { return (dir_ / name).string(); }
 };
+
+// The binary as the ranks of one MPI job (CHAINSAW_MPIEXEC, set by tests/CMakeLists.txt when
+// the build has MPI); the tests skip in builds without it.
+class MpiCliTest : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+#if !defined(CHAINSAW_MPIEXEC)
+    GTEST_SKIP() << "built without MPI";
+#endif
+  }
+  // `chainsaw <args>` as rank 0 .. ranks-1 of one job.
+  Outcome on_ranks(int ranks, const std::string& args) {
+#if defined(CHAINSAW_MPIEXEC)
+    return chainsaw(args, std::string(CHAINSAW_MPIEXEC) + " " + std::to_string(ranks));
+#else
+    (void)ranks;
+    (void)args;
+    return {};
+#endif
+  }
+  nlohmann::json result(const std::string& name) {
+    return nlohmann::json::parse(read_file(out_path(name)));
+  }
+};
+
+// Two result files of the same run: exactly, not to a tolerance.
+inline void expect_same_run_result(const nlohmann::json& one, const nlohmann::json& other) {
+  EXPECT_EQ(one.at("best_fitness").get<double>(), other.at("best_fitness").get<double>());
+  EXPECT_EQ(one.at("distance_to_optimum").get<double>(),
+            other.at("distance_to_optimum").get<double>());
+  EXPECT_EQ(one.at("evaluations"), other.at("evaluations"));
+}
 
 // The one-line error contract: exit code 2, one non-empty stderr line naming the problem.
 // from_job: the binary ran under mpirun, which adds its own note about a non-zero exit; the

@@ -18,35 +18,15 @@ namespace {
 constexpr const char* kGpuShardRun =
     "--backend cuda --dim 1000003 --population 10 --batch 5 --ls-intensity 100 --seed 3 --quiet";
 
-class CudaShardCli : public test::CliTest {
+class CudaShardCli : public test::MpiCliTest {
  protected:
   void SetUp() override {
-    test::CliTest::SetUp();
-#if !defined(CHAINSAW_MPIEXEC)
-    GTEST_SKIP() << "built without MPI";
-#endif
+    test::MpiCliTest::SetUp();
+    if (IsSkipped()) return;
     if (cuda_device_count() < 2) GTEST_SKIP() << "fewer than 2 GPUs";
   }
-  test::Outcome on_ranks(int ranks, const std::string& args) {
-#if defined(CHAINSAW_MPIEXEC)
-    return chainsaw(args, CHAINSAW_MPIEXEC " " + std::to_string(ranks));
-#else
-    (void)ranks;
-    (void)args;
-    return {};
-#endif
-  }
-  nlohmann::json result(const std::string& name) {
-    return nlohmann::json::parse(test::read_file(out_path(name)));
-  }
 };
-
-void expect_same_result(const nlohmann::json& one, const nlohmann::json& sharded) {
-  EXPECT_EQ(one.at("best_fitness").get<double>(), sharded.at("best_fitness").get<double>());
-  EXPECT_EQ(one.at("distance_to_optimum").get<double>(),
-            sharded.at("distance_to_optimum").get<double>());
-  EXPECT_EQ(one.at("evaluations"), sharded.at("evaluations"));
-}
+using test::expect_same_run_result;
 
 TEST_F(CudaShardCli, TwoGpusGiveExactlyTheTwoSliceRunOfOneGpu) {
   for (const char* function : test::kAllFunctions) {
@@ -58,7 +38,7 @@ TEST_F(CudaShardCli, TwoGpusGiveExactlyTheTwoSliceRunOfOneGpu) {
     const test::Outcome two = on_ranks(2, "run --distribute shard " + args + out_path("two.json"));
     ASSERT_EQ(two.exit_code, 0) << two.err;
     const nlohmann::json sharded = result("two.json");
-    expect_same_result(result("one.json"), sharded);
+    expect_same_run_result(result("one.json"), sharded);
     EXPECT_EQ(sharded.at("config").at("gpu_slices"), 2);
   }
 }
@@ -75,7 +55,7 @@ TEST_F(CudaShardCli, ATwoGpuCheckpointResumesExactlyOnOneGpu) {
   const test::Outcome one = chainsaw("resume " + out_path("s.h5") + " --evals 3000 --quiet" +
                                      " --output " + out_path("one.json"));
   ASSERT_EQ(one.exit_code, 0) << one.err;
-  expect_same_result(result("whole.json"), result("one.json"));
+  expect_same_run_result(result("whole.json"), result("one.json"));
   // On another number of ranks the slices would differ: one line, no run.
   const test::Outcome three = on_ranks(3, "resume " + out_path("s.h5") +
                                               " --distribute shard --evals 3000 --quiet");

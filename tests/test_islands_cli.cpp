@@ -25,30 +25,10 @@ constexpr const char* kIslands =
     "run --function rastrigin --dim 2000 --seed 3 --backend cpu -q --distribute islands "
     "--migration-every 1000";
 
-class IslandsCli : public CliTest {
- protected:
-  void SetUp() override {
-#if !defined(CHAINSAW_MPIEXEC)
-    GTEST_SKIP() << "built without MPI";
-#endif
-    CliTest::SetUp();
-  }
-  // The binary as rank 0 .. ranks-1 of one job.
-  Outcome mpirun(int ranks, const std::string& args) {
-#if defined(CHAINSAW_MPIEXEC)
-    return chainsaw(args, std::string(CHAINSAW_MPIEXEC) + " " + std::to_string(ranks));
-#else
-    (void)ranks;
-    return chainsaw(args);
-#endif
-  }
-  nlohmann::json result(const std::string& name) {
-    return nlohmann::json::parse(read_file(out_path(name)));
-  }
-};
+class IslandsCli : public test::MpiCliTest {};
 
 TEST_F(IslandsCli, TwoIslandsRunTheirBudgetsAndMigrateAroundTheRing) {
-  const Outcome o = mpirun(2, std::string(kIslands) + " --evals 6000 -o " + out_path());
+  const Outcome o = on_ranks(2, std::string(kIslands) + " --evals 6000 -o " + out_path());
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_TRUE(o.out.empty()) << o.out;
   EXPECT_TRUE(o.err.empty()) << o.err;  // -q: no rank says anything
@@ -80,14 +60,14 @@ TEST_F(IslandsCli, TwoIslandsRunTheirBudgetsAndMigrateAroundTheRing) {
 
 TEST_F(IslandsCli, RunsAreDeterministicPerSeedAndMigrationChangesThem) {
   for (const char* name : {"a.json", "b.json"})
-    ASSERT_EQ(mpirun(2, std::string(kIslands) + " --evals 4000 -o " + out_path(name)).exit_code, 0);
+    ASSERT_EQ(on_ranks(2, std::string(kIslands) + " --evals 4000 -o " + out_path(name)).exit_code, 0);
   const nlohmann::json a = result("a.json"), b = result("b.json");
   EXPECT_EQ(a.at("best_fitness").get<double>(), b.at("best_fitness").get<double>());
   for (int r = 0; r < 2; ++r)
     EXPECT_EQ(a["distribute"]["islands"][r]["best_fitness"].get<double>(),
               b["distribute"]["islands"][r]["best_fitness"].get<double>());
   // Without a migration an island ends elsewhere: the migrants mattered.
-  ASSERT_EQ(mpirun(2, std::string(kIslands) + " --evals 4000 --migration-every 100000 -o " +
+  ASSERT_EQ(on_ranks(2, std::string(kIslands) + " --evals 4000 --migration-every 100000 -o " +
                           out_path("alone.json"))
                 .exit_code,
             0);
@@ -106,7 +86,7 @@ TEST_F(IslandsCli, IslandZeroWithoutMigrationIsTheOneProcessRun) {
                      "-o " + out_path("one.json"))
                 .exit_code,
             0);
-  ASSERT_EQ(mpirun(2, std::string(kIslands) + " --evals 3000 --migration-every 100000 -o " +
+  ASSERT_EQ(on_ranks(2, std::string(kIslands) + " --evals 3000 --migration-every 100000 -o " +
                           out_path("islands.json"))
                 .exit_code,
             0);
@@ -118,14 +98,14 @@ TEST_F(IslandsCli, IslandZeroWithoutMigrationIsTheOneProcessRun) {
 // uninterrupted run, migrations included.
 TEST_F(IslandsCli, CheckpointedIslandsResumeExactly) {
   const std::string run = std::string(kIslands) + " --migration-every 700";
-  ASSERT_EQ(mpirun(2, run + " --evals 6000 -o " + out_path("whole.json")).exit_code, 0);
+  ASSERT_EQ(on_ranks(2, run + " --evals 6000 -o " + out_path("whole.json")).exit_code, 0);
   const std::string ck = out_path("ck.h5");
-  const Outcome part = mpirun(2, run + " --evals 3100 --checkpoint " + ck + " -o " + out_path("part.json"));
+  const Outcome part = on_ranks(2, run + " --evals 3100 --checkpoint " + ck + " -o " + out_path("part.json"));
   ASSERT_EQ(part.exit_code, 0) << part.err;
   EXPECT_TRUE(fs::exists(out_path("ck.island0.h5")));
   EXPECT_TRUE(fs::exists(out_path("ck.island1.h5")));
   EXPECT_FALSE(fs::exists(ck));
-  const Outcome resumed = mpirun(2, "resume " + ck + " --distribute islands --evals 6000 -q -o " +
+  const Outcome resumed = on_ranks(2, "resume " + ck + " --distribute islands --evals 6000 -q -o " +
                                         out_path("resumed.json") + " --checkpoint " +
                                         out_path("again.h5"));
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
@@ -142,23 +122,23 @@ TEST_F(IslandsCli, CheckpointedIslandsResumeExactly) {
   EXPECT_EQ(again.at("resumed_from"), ck);
 
   // Another number of ranks, or no --distribute: one line, no hang.
-  expect_one_line_error(mpirun(1, "resume " + ck + " --distribute islands --evals 6000 -q"),
+  expect_one_line_error(on_ranks(1, "resume " + ck + " --distribute islands --evals 6000 -q"),
                         "islands resume on the number of ranks that wrote them", true);
   expect_one_line_error(chainsaw("resume " + out_path("ck.island1.h5") + " -q"),
                         "is island 1 of a --distribute islands run of 2 ranks");
   // One rank's file missing: that rank speaks for the job.
   fs::remove(out_path("ck.island1.h5"));
-  expect_one_line_error(mpirun(2, "resume " + ck + " --distribute islands -q"),
+  expect_one_line_error(on_ranks(2, "resume " + ck + " --distribute islands -q"),
                         "ck.island1.h5: no such file", true);
 }
 
 TEST_F(IslandsCli, ErrorsAreOneLineFromTheWholeJob) {
-  expect_one_line_error(mpirun(2, std::string(kIslands) + " --evals 3000 --restart"),
+  expect_one_line_error(on_ranks(2, std::string(kIslands) + " --evals 3000 --restart"),
                         "--restart cannot be combined with --distribute islands", true);
-  expect_one_line_error(mpirun(2, std::string(kIslands) + " --evals 3000 --migration-every 0"),
+  expect_one_line_error(on_ranks(2, std::string(kIslands) + " --evals 3000 --migration-every 0"),
                         "--migration-every = 0", true);
   // Only rank 0 writes the output: a bad path fails every rank at once.
-  expect_one_line_error(mpirun(2, std::string(kIslands) + " --evals 3000 -o /nonexistent/r.json"),
+  expect_one_line_error(on_ranks(2, std::string(kIslands) + " --evals 3000 -o /nonexistent/r.json"),
                         "--output = /nonexistent/r.json", true);
 }
 
@@ -166,7 +146,7 @@ TEST_F(IslandsCli, ErrorsAreOneLineFromTheWholeJob) {
 TEST_F(IslandsCli, ShardOnOneRankIsTheOneProcessRun) {
   const std::string run = "run --function rastrigin --dim 2000 --seed 3 --backend cpu -q --evals 2000";
   ASSERT_EQ(chainsaw(run + " -o " + out_path("one.json")).exit_code, 0);
-  const Outcome o = mpirun(1, run + " --distribute shard -o " + out_path("shard.json"));
+  const Outcome o = on_ranks(1, run + " --distribute shard -o " + out_path("shard.json"));
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const nlohmann::json shard = result("shard.json");
   EXPECT_EQ(result("one.json").at("best_fitness").get<double>(), shard.at("best_fitness").get<double>());

@@ -18,36 +18,9 @@ namespace {
 constexpr const char* kShardRun =
     "--backend cpu --dim 10000 --population 10 --batch 5 --ls-intensity 100 --seed 3 --quiet";
 
-class ShardCli : public test::CliTest {
- protected:
-  void SetUp() override {
-    test::CliTest::SetUp();
-#if !defined(CHAINSAW_MPIEXEC)
-    GTEST_SKIP() << "built without MPI";
-#endif
-  }
-  // `chainsaw <args>` as `ranks` ranks of one MPI job.
-  test::Outcome on_ranks(int ranks, const std::string& args) {
-#if defined(CHAINSAW_MPIEXEC)
-    return chainsaw(args, CHAINSAW_MPIEXEC " " + std::to_string(ranks));
-#else
-    (void)ranks;
-    (void)args;
-    return {};
-#endif
-  }
-  nlohmann::json result(const std::string& name) {
-    return nlohmann::json::parse(test::read_file(out_path(name)));
-  }
-};
-
-void expect_same_result(const nlohmann::json& one, const nlohmann::json& sharded) {
-  // Exactly, not to 1e-9: every chunk partial is the one-process run's, folded in its order.
-  EXPECT_EQ(one.at("best_fitness").get<double>(), sharded.at("best_fitness").get<double>());
-  EXPECT_EQ(one.at("distance_to_optimum").get<double>(),
-            sharded.at("distance_to_optimum").get<double>());
-  EXPECT_EQ(one.at("evaluations"), sharded.at("evaluations"));
-}
+// Exactly, not to 1e-9: every chunk partial is the one-process run's, folded in its order.
+class ShardCli : public test::MpiCliTest {};
+using test::expect_same_run_result;
 
 TEST_F(ShardCli, TwoRanksGiveExactlyTheOneProcessResultOnThePaperFunctions) {
   for (const char* function : test::kAllFunctions) {
@@ -60,7 +33,7 @@ TEST_F(ShardCli, TwoRanksGiveExactlyTheOneProcessResultOnThePaperFunctions) {
         on_ranks(2, "run --distribute shard " + args + out_path("two.json"));
     ASSERT_EQ(two.exit_code, 0) << two.err;
     const nlohmann::json sharded = result("two.json");
-    expect_same_result(result("one.json"), sharded);
+    expect_same_run_result(result("one.json"), sharded);
     EXPECT_EQ(sharded.at("distribute").at("mode"), "shard");
     EXPECT_EQ(sharded.at("distribute").at("ranks"), 2);
   }
@@ -81,13 +54,13 @@ TEST_F(ShardCli, AShardedCheckpointResumesExactlyOnOneProcessAndOnThreeRanks) {
                                      " --checkpoint " + out_path("one.h5") + " --output " +
                                      out_path("one.json"));
   ASSERT_EQ(one.exit_code, 0) << one.err;
-  expect_same_result(result("whole.json"), result("one.json"));
+  expect_same_run_result(result("whole.json"), result("one.json"));
   const test::Outcome three = on_ranks(3, "resume " + out_path("s.h5") +
                                               " --distribute shard --evals 2000 --quiet" +
                                               " --checkpoint " + out_path("three.h5") +
                                               " --output " + out_path("three.json"));
   ASSERT_EQ(three.exit_code, 0) << three.err;
-  expect_same_result(result("whole.json"), result("three.json"));
+  expect_same_run_result(result("whole.json"), result("three.json"));
 }
 
 TEST_F(ShardCli, Cec2010FunctionsAreRefusedInOneLineOnce) {
