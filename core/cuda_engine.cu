@@ -305,6 +305,8 @@ DeviceBuffer<T> device_copy(const std::vector<T>& host, cudaStream_t s) {
 
 }  // namespace
 
+static_assert(kGpuSliceTile == device::kWarpTile, "slices are made of whole warp tiles");
+
 Dim gpu_slice_genes(Dim dim, int slices) {
   if (slices <= 1) return dim;
   const Dim per = (dim + slices - 1) / slices;

@@ -27,6 +27,9 @@ struct DeviceMemoryPlan {
 DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem,
                                     int shard_ranks = 1);
 
+// Slices are made of whole warp tiles: 32 lanes of 32 bytes (fitness/device_reduce.cuh).
+inline constexpr Dim kGpuSliceTile = 32 * 32 / static_cast<Dim>(sizeof(real_t));
+
 // Genes per slice when every individual is laid out in `slices` slices (config.gpu_slices, or
 // the ranks of a sharded run): whole warp tiles, the last slice shorter. Throws UserError when
 // D leaves a slice empty.

@@ -106,7 +106,8 @@ TEST_P(CudaShardedRun, TwoRanksGiveTheTwoSliceRunOfOneGpuBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(PaperFunctions, CudaShardedRun, ::testing::ValuesIn(test::kAllFunctions));
 
-// Three ranks, the last slice short (50,000 genes: slices of 16,896, 16,896 and 16,208).
+// Three ranks, the last slice short (50,000 genes, float32: slices of 16,896, 16,896 and
+// 16,208).
 TEST(CudaShardedRunLayouts, ThreeRanksWithAShortLastSliceGiveTheThreeSliceRun) {
   REQUIRE_GPU();
   const Config c = sliced_config("schwefel12", 50000, 3, 7);
@@ -133,8 +134,11 @@ TEST(CudaShardedRunLayouts, ASlicedRunsFitnessIsTheFloat64ValueOfItsGenes) {
 
 TEST(CudaShardedRunLayouts, SlicesNeedGenesForEveryOne) {
   EXPECT_EQ(gpu_slice_genes(1000, 1), 1000);
-  EXPECT_EQ(gpu_slice_genes(50000, 3) % 256, 0);
-  EXPECT_THROW(gpu_slice_genes(256, 2), UserError);  // one tile: nothing for the second slice
+  EXPECT_EQ(gpu_slice_genes(50000, 3) % kGpuSliceTile, 0);
+  EXPECT_GE(gpu_slice_genes(50000, 3) * 3, 50000);
+  EXPECT_LT(gpu_slice_genes(50000, 3) * 2, 50000);
+  // One tile: nothing for the second slice.
+  EXPECT_THROW(gpu_slice_genes(kGpuSliceTile, 2), UserError);
 }
 
 TEST(CudaShardedRunLayouts, SlicesAreRefusedOnTheCpuAndForWholeVectorFunctions) {
