@@ -275,8 +275,8 @@ int dry_run(const Config& c, [[maybe_unused]] Backend backend, bool print = true
   if (where.empty()) {
     available = total = physical_memory_bytes();
     where = "cpu, host memory";
-    if (shard_ranks > 1) where += fmt::format(", each of {} shard ranks", shard_ranks);
   }
+  if (shard_ranks > 1) where += fmt::format(", each of {} shard ranks", shard_ranks);
   const double needed = genes + bias + rng + scratch;
   // Genes and bias grow with D, the rest barely: the largest D whose slots fit what is left.
   const double per_dim = (genes + bias) / static_cast<double>(c.dim);
