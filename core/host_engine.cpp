@@ -93,6 +93,7 @@ HostEngine::OwnChunk HostEngine::own_chunk(Dim k) const {
 template <class Partial>
 void HostEngine::gather_chunks(std::vector<Partial>& partials, Dim items) {
   if (comm_ == nullptr) return;
+  ScopedBucket timer(profile_, Bucket::kCommunication);
   std::vector<std::size_t> counts;
   for (const GeneSlice& s : slices_)
     counts.push_back(static_cast<std::size_t>(items * host_chunk_count(s.count)));

@@ -11,6 +11,7 @@
 // toolkit); elsewhere the ranges are empty inline functions.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -108,7 +109,7 @@ enum class Bucket : std::size_t {
                   // indices, specs, results go with their kernel: cuda_engine.cu)
   kRngInit,       // cuRAND state initialisation (once, when the engine is built)
   kCheckpointIo,  // writing (and, on resume, reading) checkpoints
-  kCommunication, // sharded GPU runs: the exchange of block partials between the ranks
+  kCommunication, // sharded runs: the exchange of partials between the ranks
   kCount
 };
 
@@ -142,13 +143,22 @@ class KernelProfile {
     for (double s : seconds_) t += s;
     return t;
   }
+  // All the time ScopedBuckets have added so far: a scope subtracts what its nested scopes
+  // added meanwhile, so that each second lands in one bucket only.
+  double scoped_seconds() const { return scoped_; }
+  void add_scoped(Bucket b, double seconds) {
+    add(b, seconds);
+    scoped_ += seconds;
+  }
 
  private:
   std::array<double, kBuckets> seconds_{};
+  double scoped_ = 0.0;
 };
 
 // Steady-clock time of a host pass into a bucket, and its NVTX range; nothing at all when the
-// profile is null (profiling off).
+// profile is null (profiling off). Scopes nest: an inner scope's time (a sharded pass's
+// exchange, in `communication`) is its bucket's, not the enclosing one's.
 class ScopedBucket {
  public:
   ScopedBucket(KernelProfile* profile, Bucket bucket) : profile_(profile), bucket_(bucket) {
@@ -156,12 +166,14 @@ class ScopedBucket {
 #if defined(CHAINSAW_CUDA)
     nvtxRangePushA(bucket_info(bucket).key);
 #endif
+    nested_start_ = profile_->scoped_seconds();
     start_ = std::chrono::steady_clock::now();
   }
   ~ScopedBucket() {
     if (!profile_) return;
     const std::chrono::duration<double> d = std::chrono::steady_clock::now() - start_;
-    profile_->add(bucket_, d.count());
+    const double nested = profile_->scoped_seconds() - nested_start_;
+    profile_->add_scoped(bucket_, std::max(0.0, d.count() - nested));
 #if defined(CHAINSAW_CUDA)
     nvtxRangePop();
 #endif
@@ -172,6 +184,7 @@ class ScopedBucket {
  private:
   KernelProfile* profile_;
   Bucket bucket_;
+  double nested_start_ = 0.0;
   std::chrono::steady_clock::time_point start_{};
 };
 

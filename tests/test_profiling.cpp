@@ -5,8 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli_support.hpp"
@@ -16,6 +18,7 @@
 #include "core/population.hpp"
 #include "io/profile_report.hpp"
 #include "test_support.hpp"
+#include "thread_communicator.hpp"
 
 namespace chainsaw {
 namespace {
@@ -106,6 +109,42 @@ TEST(HostProfile, Cec2010EvaluationsAreFitnessApartFromTheMovesAndChildren) {
   req.evaluations = 4;
   s.engine.solis_wets(req);
   EXPECT_EQ(timed_buckets(s.profile), (std::vector<std::string>{"fitness", "solis_wets_moves"}));
+}
+
+// A sharded pass's exchange is communication, taken out of the pass's own bucket.
+TEST(HostProfile, AShardedPassesExchangeIsCommunication) {
+  Config c = test::small_config("rastrigin", 20000, 3);
+  const Problem problem = test::problem_of(c);
+  std::vector<KernelProfile> profiles(2);
+  test::run_ranks(2, [&](Communicator& comm) {
+    HostEngine engine(c, problem, &comm);
+    Population population(c.population_size, c.batch);
+    test::initialize_population(engine, population);
+    KernelProfile& p = profiles[static_cast<std::size_t>(comm.rank())];
+    engine.set_profile(&p);
+    const ChildSpec spec{0, 1, population.padding_slot(0), -1, 0.0};
+    double f = 0.0;
+    engine.make_children(&spec, 1, &f);
+  });
+  for (const KernelProfile& p : profiles) {
+    EXPECT_EQ(timed_buckets(p), (std::vector<std::string>{"crossover_rng", "communication"}));
+  }
+}
+
+// Nested scopes: each second lands in one bucket, the innermost scope's.
+TEST(HostProfile, NestedScopesSplitTheirTime) {
+  KernelProfile p;
+  const auto start = std::chrono::steady_clock::now();
+  {
+    ScopedBucket outer(&p, Bucket::kCrossover);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ScopedBucket inner(&p, Bucket::kCommunication);
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GE(p.seconds(Bucket::kCrossover), 0.019);
+  EXPECT_GE(p.seconds(Bucket::kCommunication), 0.029);
+  EXPECT_LE(p.total(), wall);  // not counted twice
 }
 
 TEST(HostProfile, ProfilingChangesNothingInTheRun) {
