@@ -71,6 +71,8 @@ const BadInput kBadInputs[] = {
     {"CheckpointEveryNegativeDuration", "--checkpoint-every -3m", "--checkpoint-every = -3m"},
     {"CheckpointEveryUnknownUnit", "--checkpoint-every 5d", "--checkpoint-every = 5d"},
     {"CheckpointInMissingDirectory", "--checkpoint /nonexistent/dir/run.h5", "--checkpoint"},
+    {"GpuSlicesZero", "--gpu-slices 0", "--gpu-slices = 0"},
+    {"GpuSlicesOnTheCpu", "--gpu-slices 2", "--gpu-slices lays the genes out on the GPU"},
 };
 
 // ctest lists the case by its arguments rather than by gtest's byte dump.
