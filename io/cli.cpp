@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <exception>
 #include <functional>
@@ -761,7 +762,24 @@ std::string one_line(std::string text) {
   return text;
 }
 
+// Set once this process is a rank of a started MPI job: from then on the ranks agree on who
+// reports (core/agreement.hpp).
+bool g_mpi_started = false;
+
+// Before MPI starts, every rank of an mpirun job parses the same command line and fails alike:
+// only the launcher's rank 0 reports, the others exit with the same code. The launchers' own
+// variables say which rank a process is (Open MPI, PMIx, MPICH/Hydra).
+bool is_later_rank_of_a_job() {
+  if (g_mpi_started) return false;
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return std::string(value) != "0";
+  }
+  return false;
+}
+
 int report(const char* kind, const std::string& message, int code) {
+  if (is_later_rank_of_a_job()) return code;
   std::fprintf(stderr, "chainsaw: %s: %s\n", kind, one_line(message).c_str());
   return code;
 }
@@ -793,6 +811,7 @@ int with_ranks(Distribute mode, int& argc, char**& argv,
   if (mode == Distribute::kNone) return command(Ranks{});
 #if defined(CHAINSAW_MPI)
   MpiSession session(&argc, &argv);
+  g_mpi_started = true;
   MpiCommunicator comm;
   try {
     return command(Ranks{&comm, mode});

@@ -63,6 +63,12 @@ TEST_F(ShardCli, AShardedCheckpointResumesExactlyOnOneProcessAndOnThreeRanks) {
   expect_same_run_result(result("whole.json"), result("three.json"));
 }
 
+// Every rank parses the command line before MPI starts: rank 0 alone says what is wrong.
+TEST_F(ShardCli, ABadFlagValueIsOneLineFromTheWholeJob) {
+  const test::Outcome o = on_ranks(2, "run --distribute shard --backend cpu --dim abc --quiet");
+  test::expect_one_line_error(o, "--dim = abc", /*from_job=*/true);
+}
+
 TEST_F(ShardCli, Cec2010FunctionsAreRefusedInOneLineOnce) {
   const test::Outcome o =
       on_ranks(2, "run --distribute shard --backend cpu --function cec2010-f5 --dim 1000 "
