@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/types.hpp"
@@ -83,9 +84,24 @@ struct GeneSlice {
   Dim dim = 0;  // the problem's whole dimension
   Dim end() const { return first + count; }
   bool whole() const { return first == 0 && count == dim; }
+  // The genes of [from, from + n) that this slice holds (count 0: none).
+  GeneSlice part(Dim from, Dim n) const;
 };
 
 // Rank `rank` of `ranks`: granules split as evenly as possible, the first ranks taking one more.
 GeneSlice shard_slice(Dim dim, Dim granule, int rank, int ranks);
+
+// The engines' sharded vectors; `slices` are every rank's, in rank order, tiling [0, dim).
+// The whole individual on every rank: each rank's `held` genes, concatenated in rank order.
+void allgather_individual(Communicator& comm, const std::vector<GeneSlice>& slices,
+                          const real_t* held, real_t* out);
+// Genes [first, first + count) of a sharded array into `out` on rank 0, the rank that writes
+// checkpoints: every other rank sends the part it holds point to point, so that a block crosses
+// the network once (comm null: one rank holding slices[0]). held_part(part, room) returns this
+// rank's genes of `part` in host memory, copied into `room` (part.count genes) where they are
+// not there already.
+using HeldPart = std::function<const real_t*(const GeneSlice& part, real_t* room)>;
+void gather_on_root(Communicator* comm, const std::vector<GeneSlice>& slices, Dim first,
+                    Dim count, real_t* out, const HeldPart& held_part);
 
 }  // namespace chainsaw

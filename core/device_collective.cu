@@ -27,7 +27,7 @@ class HostStagedCollective final : public DeviceCollective {
     unsigned char* mine = staging_.data() + static_cast<std::size_t>(comm_.rank()) * bytes;
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(mine, in, bytes, cudaMemcpyDeviceToHost, stream));
     CHAINSAW_CUDA_TRY(cudaStreamSynchronize(stream));
-    // allgatherv reads its input before writing the output; a copy keeps them apart anyway.
+    // This rank's bytes sit inside the output; MPI forbids input and output to overlap.
     own_.assign(mine, mine + bytes);
     comm_.allgatherv(own_.data(), staging_.data(), std::vector<std::size_t>(ranks, bytes));
     CHAINSAW_CUDA_TRY(

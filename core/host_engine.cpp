@@ -333,11 +333,7 @@ void HostEngine::read_genes(int slot, real_t* out) {
     std::copy(x, x + dim_, out);
     return;
   }
-  // The slices tile [0, dim) in rank order: their concatenation is the individual.
-  std::vector<std::size_t> bytes;
-  for (const GeneSlice& s : slices_)
-    bytes.push_back(static_cast<std::size_t>(s.count) * sizeof(real_t));
-  comm_->allgatherv(x, out, bytes);
+  allgather_individual(*comm_, slices_, x, out);
 }
 
 void HostEngine::write_genes(int slot, const real_t* genes) {
@@ -374,44 +370,19 @@ double HostEngine::distance_to_optimum(int slot) {
   return std::sqrt(std::accumulate(partials.begin(), partials.end(), 0.0));
 }
 
-namespace {
-// Genes [first, first + count) that `slice` holds: [begin, end), empty when begin >= end.
-struct Overlap {
-  Dim begin;
-  Dim end;
-  bool empty() const { return begin >= end; }
-};
-Overlap overlap(const GeneSlice& slice, Dim first, Dim count) {
-  return {std::max(first, slice.first), std::min(first + count, slice.end())};
-}
-constexpr int kSlotArrayTag = 1;  // checkpoint blocks on their way to rank 0
-}  // namespace
-
-// Sharded: each rank sends its part of the range to rank 0, which alone writes checkpoints;
-// point to point, so that a block crosses the network once.
+// Sharded: rank 0, which alone writes checkpoints, receives every rank's part of the range.
 void HostEngine::read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) {
   const real_t* held = array_of(array, slot);  // from gene slice_.first
-  const int me = comm_ == nullptr ? 0 : comm_->rank();
-  for (int r = 0; r < static_cast<int>(slices_.size()); ++r) {
-    const Overlap o = overlap(slices_[static_cast<size_t>(r)], first, count);
-    if (o.empty() || (me != 0 && r != me)) continue;
-    const auto bytes = static_cast<std::size_t>(o.end - o.begin) * sizeof(real_t);
-    const real_t* mine = held + (o.begin - slice_.first);
-    if (r == me && me == 0)
-      std::copy(mine, mine + (o.end - o.begin), out + (o.begin - first));
-    else if (me == 0)
-      comm_->receive(out + (o.begin - first), bytes, r, kSlotArrayTag);
-    else
-      comm_->send(mine, bytes, 0, kSlotArrayTag);
-  }
+  gather_on_root(comm_, slices_, first, count, out,
+                 [&](const GeneSlice& part, real_t*) { return held + (part.first - slice_.first); });
 }
 
 void HostEngine::write_slot_array(SlotArray array, int slot, Dim first, Dim count,
                                   const real_t* in) {
-  const Overlap o = overlap(slice_, first, count);
-  if (!o.empty())
-    std::copy(in + (o.begin - first), in + (o.end - first),
-              array_of(array, slot) + (o.begin - slice_.first));
+  const GeneSlice part = slice_.part(first, count);
+  if (part.count > 0)
+    std::copy(in + (part.first - first), in + (part.end() - first),
+              array_of(array, slot) + (part.first - slice_.first));
 }
 
 void HostEngine::restore_fitness(const double* fitness) {
