@@ -319,14 +319,12 @@ Dim gpu_slice_genes(Dim dim, int slices) {
 }
 
 namespace {
-// Which slices of the genes an engine holds and where its rows start.
+// Which slices of the genes an engine holds.
 struct SliceLayout {
   int slices = 1;       // of the run
   int held = 1;         // by this engine: all, or a sharded rank's one
   int first = 0;        // the first held
   Dim slice_genes = 0;
-  Dim gene_base = 0;    // the problem's gene at the start of the engine's rows
-  Dim genes = 0;        // held per individual
 
   static SliceLayout make(Dim dim, int slices, int rank, bool sharded) {
     SliceLayout l;
@@ -334,13 +332,17 @@ struct SliceLayout {
     l.slice_genes = gpu_slice_genes(dim, l.slices);
     l.held = sharded ? 1 : l.slices;
     l.first = sharded ? rank : 0;
-    l.gene_base = static_cast<Dim>(l.first) * l.slice_genes;
-    l.genes = sharded ? std::min(l.slice_genes, dim - l.gene_base) : dim;
     return l;
   }
-  GeneSlice slice_of(int r, Dim dim) const {
-    const Dim first_gene = static_cast<Dim>(r) * slice_genes;
-    return {first_gene, std::min(slice_genes, dim - first_gene), dim};
+  // Every rank's slice of a sharded run, in rank order; one engine holds the whole individual.
+  std::vector<GeneSlice> rank_slices(Dim dim, bool sharded) const {
+    if (!sharded) return {GeneSlice{0, dim, dim}};
+    std::vector<GeneSlice> all;
+    for (int r = 0; r < slices; ++r) {
+      const Dim first_gene = static_cast<Dim>(r) * slice_genes;
+      all.push_back({first_gene, std::min(slice_genes, dim - first_gene), dim});
+    }
+    return all;
   }
 };
 }  // namespace
@@ -352,7 +354,8 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
       SliceLayout::make(problem.dim, sharded ? shard_ranks : config.gpu_slices, 0, sharded);
   const LaunchPlan launch = LaunchPlan::make(config, layout.slice_genes, current_sm_count());
   const std::size_t slot_genes =
-      static_cast<std::size_t>(config.capacity()) * device::row_pitch(layout.genes);
+      static_cast<std::size_t>(config.capacity()) *
+      device::row_pitch(layout.rank_slices(problem.dim, sharded).front().count);  // the largest
   const auto held = static_cast<std::size_t>(layout.held);
   DeviceMemoryPlan plan;
   plan.genes = slot_genes * sizeof(real_t);
@@ -397,7 +400,8 @@ struct CudaEngine::Impl {
   Problem problem;
   Dim dim;    // the problem's
   SliceLayout layout;
-  Dim held;   // genes held per individual: dim, or a sharded rank's slice
+  std::vector<GeneSlice> slices;  // every rank's, in rank order (one engine: the whole)
+  GeneSlice own;                  // this engine's genes of every individual
   Dim pitch;
   int capacity;
   double blx_alpha;
@@ -448,8 +452,9 @@ struct CudaEngine::Impl {
         dim(p.dim),
         layout(SliceLayout::make(p.dim, ranks ? ranks->size() : config.gpu_slices,
                                  ranks ? ranks->rank() : 0, ranks != nullptr)),
-        held(layout.genes),
-        pitch(device::row_pitch(layout.genes)),
+        slices(layout.rank_slices(p.dim, ranks != nullptr)),
+        own(slices[ranks ? static_cast<std::size_t>(ranks->rank()) : 0]),
+        pitch(device::row_pitch(own.count)),
         capacity(config.capacity()),
         blx_alpha(config.blx_alpha),
         sw_params(config.solis_wets),
@@ -582,7 +587,7 @@ struct CudaEngine::Impl {
     c.slice_genes = layout.slice_genes;
     c.slices = layout.held;
     c.first_slice = layout.first;
-    c.gene_base = layout.gene_base;
+    c.gene_base = own.first;
     c.rng_stride = launch.rng_states;
     if (comm) {
       c.collective = profiled_collective.get();
@@ -711,7 +716,6 @@ struct CudaEngine::Impl {
            (layout.slices > 1 ? " slices=" + std::to_string(layout.slices) : std::string()) +
            " bytes=" + std::to_string(sizeof(curandState));
   }
-  GeneSlice slice_of(int rank) const { return layout.slice_of(rank, dim); }
 };
 
 CudaEngine::CudaEngine(const Config& config, const Problem& problem)
@@ -752,13 +756,14 @@ void CudaEngine::distances(const int* from, const int* to, int count, double* ou
 void CudaEngine::make_children(const ChildSpec* children, int count, double* fitness) {
   Impl& m = *impl_;
   CHAINSAW_EXPECTS(count <= m.launch.rng_rows, "more children than padding slots");
-  m.to_device(m.specs.data(), m.host_specs, children, count);
-  if (m.layout.gene_base != 0) {  // the mutated gene counted from the rank's first
-    for (int i = 0; i < count; ++i)
-      if (children[i].mutated_gene >= 0) m.host_specs[i].mutated_gene -= m.layout.gene_base;
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.specs.data(), m.host_specs.data(), sizeof(ChildSpec) * count,
-                                      cudaMemcpyHostToDevice, m.stream.get()));
+  std::vector<ChildSpec> local;  // a sharded rank counts the mutated gene from its first
+  if (m.own.first != 0) {
+    local.assign(children, children + count);
+    for (ChildSpec& c : local)
+      if (c.mutated_gene >= 0) c.mutated_gene -= m.own.first;
+    children = local.data();
   }
+  m.to_device(m.specs.data(), m.host_specs, children, count);
   m.timeline.mark(Bucket::kCrossover);  // BLX-alpha, BGA, their XORWOW draws and f, fused
   m.passes->make_children(m.context(), m.specs.data(), count);
   if (m.stored_evaluation) {  // the children were only made: evaluate them
@@ -777,7 +782,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   real_t* bias = m.slot_bias(request.slot);
   m.timeline.mark(Bucket::kSwMoves);
   if (!request.continue_chain)
-    CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias, 0, sizeof(real_t) * m.held, s));
+    CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias, 0, sizeof(real_t) * m.own.count, s));
   device::SwDeviceState& h = m.host_sw[0];
   h = device::SwDeviceState{request.fitness,         request.state.rho,
                             0,                       request.evaluations,
@@ -859,27 +864,19 @@ void CudaEngine::sort_slots(int* order) {
 void CudaEngine::read_genes(int slot, real_t* out) {
   Impl& m = *impl_;
   m.timeline.mark(Bucket::kTransfers);
-  std::vector<real_t> mine;
-  real_t* to = out;
-  if (m.comm) {  // the slices tile [0, dim) in rank order: their concatenation is the individual
-    mine.resize(static_cast<std::size_t>(m.held));
-    to = mine.data();
-  }
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(to, m.slot_genes(slot), sizeof(real_t) * m.held,
-                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  std::vector<real_t> mine(m.comm ? static_cast<std::size_t>(m.own.count) : 0);
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.comm ? mine.data() : out, m.slot_genes(slot),
+                                    sizeof(real_t) * m.own.count, cudaMemcpyDeviceToHost,
+                                    m.stream.get()));
   m.sync();
-  if (!m.comm) return;
-  std::vector<std::size_t> bytes;
-  for (int r = 0; r < m.comm->size(); ++r)
-    bytes.push_back(static_cast<std::size_t>(m.slice_of(r).count) * sizeof(real_t));
-  m.comm->allgatherv(mine.data(), out, bytes);
+  if (m.comm) allgather_individual(*m.comm, m.slices, mine.data(), out);
 }
 
 void CudaEngine::write_genes(int slot, const real_t* genes) {
   Impl& m = *impl_;
   m.timeline.mark(Bucket::kTransfers);
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_genes(slot), genes + m.layout.gene_base,
-                                    sizeof(real_t) * m.held, cudaMemcpyHostToDevice,
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_genes(slot), genes + m.own.first,
+                                    sizeof(real_t) * m.own.count, cudaMemcpyHostToDevice,
                                     m.stream.get()));
   double f;
   evaluate({slot}, &f);
@@ -923,7 +920,7 @@ double CudaEngine::distance_to_optimum(int slot) {
   Impl& m = *impl_;
   if (m.problem.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
   device::OptimumDistanceOp op{m.genes.data(), m.pitch,          slot, m.problem.shift,
-                               m.row_out.data(), m.layout.gene_base};
+                               m.row_out.data(), m.own.first};
   m.timeline.mark(Bucket::kDistances);
   m.launch_reduce(op, device::SquareTerm{}, Spread::kOneRow, 1);
   double d;
@@ -931,54 +928,28 @@ double CudaEngine::distance_to_optimum(int slot) {
   return d;
 }
 
-namespace {
-// Genes [first, first + count) that `slice` holds: [begin, end), empty when begin >= end.
-struct Overlap {
-  Dim begin, end;
-  bool empty() const { return begin >= end; }
-};
-Overlap overlap(const GeneSlice& slice, Dim first, Dim count) {
-  return {std::max(first, slice.first), std::min(first + count, slice.end())};
-}
-constexpr int kSlotArrayTag = 2;  // checkpoint blocks of a sharded GPU run, on their way to rank 0
-}  // namespace
-
 // Pageable copies: checkpoints stream blocks of a few MiB, where the staging copy costs little
 // next to the file system. Sharded, every rank sends its part of the range to rank 0, which
 // alone writes checkpoints (as the CPU backend's shards do).
 void CudaEngine::read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) {
   Impl& m = *impl_;
-  const int me = m.comm ? m.comm->rank() : 0, ranks = m.comm ? m.comm->size() : 1;
-  std::vector<real_t> staging;
-  for (int r = 0; r < ranks; ++r) {
-    const GeneSlice held = m.comm ? m.slice_of(r) : GeneSlice{0, m.dim, m.dim};
-    const Overlap o = overlap(held, first, count);
-    if (o.empty() || (me != 0 && r != me)) continue;
-    const auto n = static_cast<std::size_t>(o.end - o.begin);
-    if (r != me) {
-      m.comm->receive(out + (o.begin - first), n * sizeof(real_t), r, kSlotArrayTag);
-      continue;
-    }
-    real_t* to = out + (o.begin - first);
-    if (me != 0) {
-      staging.resize(n);
-      to = staging.data();
-    }
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(to, m.slot_array(array, slot) + (o.begin - held.first),
-                                      sizeof(real_t) * n, cudaMemcpyDeviceToHost, m.stream.get()));
+  const real_t* held = m.slot_array(array, slot);  // from gene m.own.first
+  gather_on_root(m.comm, m.slices, first, count, out, [&](const GeneSlice& part, real_t* room) {
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(room, held + (part.first - m.own.first),
+                                      sizeof(real_t) * part.count, cudaMemcpyDeviceToHost,
+                                      m.stream.get()));
     m.stream.synchronize();
-    if (me != 0) m.comm->send(staging.data(), n * sizeof(real_t), 0, kSlotArrayTag);
-  }
+    return static_cast<const real_t*>(room);
+  });
 }
 
 void CudaEngine::write_slot_array(SlotArray array, int slot, Dim first, Dim count,
                                   const real_t* in) {
   Impl& m = *impl_;
-  const GeneSlice held = m.comm ? m.slice_of(m.comm->rank()) : GeneSlice{0, m.dim, m.dim};
-  const Overlap o = overlap(held, first, count);
-  if (o.empty()) return;
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_array(array, slot) + (o.begin - held.first),
-                                    in + (o.begin - first), sizeof(real_t) * (o.end - o.begin),
+  const GeneSlice part = m.own.part(first, count);
+  if (part.count == 0) return;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_array(array, slot) + (part.first - m.own.first),
+                                    in + (part.first - first), sizeof(real_t) * part.count,
                                     cudaMemcpyHostToDevice, m.stream.get()));
   m.stream.synchronize();
 }
@@ -986,7 +957,7 @@ void CudaEngine::write_slot_array(SlotArray array, int slot, Dim first, Dim coun
 EngineShard CudaEngine::shard() const {
   const Impl& m = *impl_;
   if (!m.comm) return {};
-  return {m.comm, m.slice_of(m.comm->rank())};
+  return {m.comm, m.own};
 }
 
 void CudaEngine::restore_fitness(const double* fitness) {

@@ -58,11 +58,8 @@ int cuda_device_count() {
 
 void select_cuda_device([[maybe_unused]] int node_rank) {
 #if defined(CHAINSAW_CUDA)
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    cudaGetLastError();
-    return;
-  }
+  const int count = cuda_device_count();
+  if (count == 0) return;
   const cudaError_t status = cudaSetDevice(node_rank % count);
   if (status != cudaSuccess)
     throw UserError(std::string("cannot select GPU ") + std::to_string(node_rank % count) + ": " +

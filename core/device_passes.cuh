@@ -46,7 +46,7 @@ struct PassContext {
   DeviceCollective* collective = nullptr;
   void* gathered = nullptr;
   // The run has several slices or ranks: launches take the sliced kernels.
-  bool sliced() const { return slices > 1 || first_slice > 0 || collective != nullptr; }
+  bool sliced() const { return slices > 1 || collective != nullptr; }
   double lower = 0.0, upper = 0.0;
   double blx_alpha = 0.0;
   real_t* genes = nullptr;        // capacity x pitch
@@ -82,6 +82,17 @@ int blocks_per_sm(const PassContext& c) {
   return blocks_per_sm<Term, Op, kWholeRows>();
 }
 
+// The kernel of a launch in context `c`: the layout of its rows, compiled in.
+template <class Term, class Op>
+auto reduce_kernel(const PassContext& c) {
+  if constexpr (Sliceable<Term>::value) {
+    if (c.slices > 1) return produce_reduce_kernel<Term, Op, kSeveralSlices>;
+    if (c.sliced()) return produce_reduce_kernel<Term, Op, kOneSlice>;
+  }
+  CHAINSAW_EXPECTS(!c.sliced(), "this function cannot be laid out in slices");
+  return produce_reduce_kernel<Term, Op, kWholeRows>;
+}
+
 // One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
 // (measured: 1.58 waves cost the 3e6-D evaluation 40% of its time).
 inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_per_sm) {
@@ -110,26 +121,9 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
   using Partial = typename Term::Partial;
   s.deferred = c.collective != nullptr && !std::is_same_v<Term, NoTerm>;
   const dim3 grid(static_cast<unsigned>(s.blocks_x * c.slices), static_cast<unsigned>(rows));
-  curandState* const in = rng_in ? rng_in : c.rng;
-  curandState* const out = rng_out ? rng_out : c.rng;
-  auto* const partials = static_cast<Partial*>(c.partials);
-  bool launched = false;
-  if constexpr (Sliceable<Term>::value) {
-    if (c.sliced() && c.slices > 1) {
-      produce_reduce_kernel<Term, Op, kSeveralSlices>
-          <<<grid, kThreads, 0, c.stream>>>(op, term, s, in, out, partials, c.tickets);
-      launched = true;
-    } else if (c.sliced()) {
-      produce_reduce_kernel<Term, Op, kOneSlice>
-          <<<grid, kThreads, 0, c.stream>>>(op, term, s, in, out, partials, c.tickets);
-      launched = true;
-    }
-  }
-  if (!launched) {
-    CHAINSAW_EXPECTS(!c.sliced(), "this function cannot be laid out in slices");
-    produce_reduce_kernel<Term, Op, kWholeRows>
-        <<<grid, kThreads, 0, c.stream>>>(op, term, s, in, out, partials, c.tickets);
-  }
+  reduce_kernel<Term, Op>(c)<<<grid, kThreads, 0, c.stream>>>(
+      op, term, s, rng_in ? rng_in : c.rng, rng_out ? rng_out : c.rng,
+      static_cast<Partial*>(c.partials), c.tickets);
   CHAINSAW_CUDA_CHECK_LAUNCH();
   if (s.deferred) {
     c.collective->allgather(c.partials, c.gathered,
