@@ -15,6 +15,7 @@ A quick check on the CPU:
 """
 import argparse
 import csv
+import itertools
 import os
 import statistics
 import sys
@@ -46,25 +47,25 @@ def main():
     runs_dir = os.path.join(a.out, "runs")
     os.makedirs(runs_dir, exist_ok=True)
     rows = []
-    for n in a.functions:
-        for dim in a.dims:
-            for seed in range(1, a.seeds + 1):
-                name = f"cec2010-f{n}"
-                path = os.path.join(runs_dir, f"{name}_D{dim}_s{seed}.json")
-                late = a.deadline > 0 and time.monotonic() - start > a.deadline
-                if (a.report_only or late) and not os.path.exists(path):
-                    continue
-                r, ran = run_once(a.chainsaw, ["--function", name, "--dim", dim, "--evals",
-                                               a.evals, "--seed", seed, "--backend", a.backend,
-                                               "--quiet"] + a.extra, path, "cec2010_table")
-                if ran:
-                    print(f"{name} D={dim} seed {seed}: {r['wall_seconds']:.1f} s", flush=True)
-                rows.append({"function": name, "number": n, "dim": dim, "seed": seed,
-                             "evals": r["evaluations"]["total"], "backend": r["backend"],
-                             "device": r["device"] or "", "genes": r["genes"],
-                             "best_fitness": r["best_fitness"], "best_error": r["best_error"],
-                             "distance_to_optimum": r["distance_to_optimum"],
-                             "wall_seconds": r["wall_seconds"]})
+    # Seed after seed over all functions, so that a table cut short by --deadline has every
+    # function with the same number of runs (give or take one).
+    for seed, n, dim in itertools.product(range(1, a.seeds + 1), a.functions, a.dims):
+        name = f"cec2010-f{n}"
+        path = os.path.join(runs_dir, f"{name}_D{dim}_s{seed}.json")
+        late = a.deadline > 0 and time.monotonic() - start > a.deadline
+        if (a.report_only or late) and not os.path.exists(path):
+            continue
+        r, ran = run_once(a.chainsaw, ["--function", name, "--dim", dim, "--evals",
+                                       a.evals, "--seed", seed, "--backend", a.backend,
+                                       "--quiet"] + a.extra, path, "cec2010_table")
+        if ran:
+            print(f"{name} D={dim} seed {seed}: {r['wall_seconds']:.1f} s", flush=True)
+        rows.append({"function": name, "number": n, "dim": dim, "seed": seed,
+                     "evals": r["evaluations"]["total"], "backend": r["backend"],
+                     "device": r["device"] or "", "genes": r["genes"],
+                     "best_fitness": r["best_fitness"], "best_error": r["best_error"],
+                     "distance_to_optimum": r["distance_to_optimum"],
+                     "wall_seconds": r["wall_seconds"]})
 
     csv_path = os.path.join(a.out, "cec2010.csv")
     with open(csv_path, "w", newline="") as f:

@@ -142,7 +142,7 @@ std::size_t cec2010_group_values(const Problem& problem, int max_rows) {
 }
 
 // A CEC 2010 instance on the device (o, P, P's inverse, M), the stored Solis-Wets candidate
-// its grouped evaluation gathers from and the group values of the rotated groups.
+// its grouped evaluation gathers from and the group values.
 std::size_t cec2010_device_bytes(const Problem& problem, int max_rows) {
   if (!problem.is_cec2010()) return 0;
   const CecInstance& inst = *problem.cec;
@@ -440,7 +440,7 @@ struct CudaEngine::Impl {
   DeviceBuffer<real_t> cec_o, candidate;
   DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
   DeviceBuffer<double> cec_rotation;
-  DeviceBuffer<double> cec_group_values;  // rows x groups, rotated groups only
+  DeviceBuffer<double> cec_group_values;  // rows x groups
   CecView cec_view;
   // A user objective only: its values of a batch and the count of invalid ones.
   DeviceBuffer<double> external_values;
@@ -613,10 +613,9 @@ struct CudaEngine::Impl {
     return device::launch_reduce(context(), op, term, spread, rows, rng_in, rng_out, blocks_cap);
   }
 
-  // CEC 2010: the rotated groups of rows [0, row_count) of the vectors, ahead of the gene
-  // reduction (fitness/device_cec2010.cuh), and the term of that reduction, which reads them.
-  // Other functions launch nothing: their term gathers its groups itself. One wave of blocks,
-  // each warp then walks its share of the rows x groups items.
+  // CEC 2010: the groups of rows [0, row_count) of the vectors, ahead of the gene reduction
+  // (fitness/device_cec2010.cuh), and the term of that reduction, which reads them. Functions
+  // without groups launch nothing. One wave of blocks at most, one group per thread.
   template <class Fn, class Op>
   device::CecTerm<Fn> launch_cec_groups(const Op& op, const real_t* vectors, Dim vector_pitch,
                                         const int* rows, int row_count) {
@@ -624,17 +623,18 @@ struct CudaEngine::Impl {
                      "batched launch exceeds its rows");
     device::CecTerm<Fn> term{cec_view, vectors, vector_pitch, rows};
     if constexpr (device::kCecGroupPass<Fn>) {
+      constexpr int threads = device::kCecGroupThreads;
       static const int per_sm = [] {
         int n = 0;
         CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &n, device::cec_group_kernel<Fn, Op>, kThreads, 0));
+            &n, device::cec_group_kernel<Fn, Op>, threads, 0));
         return std::max(1, n);
       }();
       const Dim items = static_cast<Dim>(row_count) * cec_view.groups;
-      const Dim useful = (items + device::kWarps - 1) / device::kWarps;
+      const Dim useful = (items + threads - 1) / threads;
       const Dim wave = static_cast<Dim>(launch.sm_count) * per_sm;
       const auto blocks = static_cast<unsigned>(std::max<Dim>(1, std::min(useful, wave)));
-      device::cec_group_kernel<Fn, Op><<<blocks, kThreads, 0, stream.get()>>>(
+      device::cec_group_kernel<Fn, Op><<<blocks, threads, 0, stream.get()>>>(
           op, cec_view, vectors, vector_pitch, rows, row_count, cec_group_values.data());
       CHAINSAW_CUDA_CHECK_LAUNCH();
       term.group_values = cec_group_values.data();

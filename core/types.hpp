@@ -9,6 +9,14 @@
 #define CHAINSAW_HD inline
 #endif
 
+// Unrolls the next loop completely on the GPU, where a local array indexed by its counter must
+// stay in registers (the host compiler would warn about the unknown pragma).
+#if defined(__CUDA_ARCH__)
+#define CHAINSAW_UNROLL _Pragma("unroll")
+#else
+#define CHAINSAW_UNROLL
+#endif
+
 namespace chainsaw {
 
 // Genes are float32 unless built with -DCHAINSAW_DOUBLE=ON: half the bytes per pass over an

@@ -73,10 +73,6 @@ std::vector<std::int32_t> inverse_of(const std::vector<std::int32_t>& perm) {
   return inv;
 }
 
-bool has_groups(CecLayout layout) {
-  return layout != CecLayout::kSeparable && layout != CecLayout::kNonSeparable;
-}
-
 }  // namespace
 
 CecLayout cec2010_layout(FunctionId id) {
@@ -92,6 +88,7 @@ CecView CecInstance::view() const {
   v.perm = perm.empty() ? nullptr : perm.data();
   v.inverse = inverse.empty() ? nullptr : inverse.data();
   v.rotation = rotation.empty() ? nullptr : rotation.data();
+  v.rest_rate = detail::elliptic_rate(dim - v.rest_begin);
   return v;
 }
 
@@ -101,7 +98,7 @@ CecInstance CecInstance::generate(const FunctionInfo& info, Dim dim, std::uint64
   inst.dim = dim;
   inst.groups = cec_groups(layout, dim);
   inst.o = generate_shift(info, dim, seed);
-  if (has_groups(layout)) {
+  if (cec_has_groups(layout)) {
     inst.perm = generate_permutation(dim, seed);
     inst.inverse = inverse_of(inst.perm);
     inst.rotation = generate_rotation(seed);
@@ -138,7 +135,7 @@ CecInstance CecInstance::from_data(const CecInstanceData& data, const FunctionIn
       inst.o[static_cast<std::size_t>(j)] = static_cast<real_t>(v);
     }
   }
-  if (!has_groups(layout)) return inst;
+  if (!cec_has_groups(layout)) return inst;
   if (data.perm.empty()) {
     inst.perm = generate_permutation(dim, seed);
   } else {

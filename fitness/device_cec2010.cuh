@@ -1,14 +1,14 @@
-// The rotated groups of CEC 2010 (F4-F6, F9-F11, F14-F16) on the GPU, in a pass of their own.
+// The groups of CEC 2010 (F4-F18) on the GPU, in a pass of their own.
 //
-// Computed inside the gene reduction, a group cost one lane a 50 x 50 matrix-vector product
-// read through the cache (2,500 FMAs and loads) while the rest of its warp waited: the grouped
-// functions ran ~100x slower than the others. Here one warp computes one group: M (m x m
-// double, the same for every group) sits in shared memory, the warp gathers the group's m
-// variables into shared memory, each lane computes w_i = (y M)_i of one or two components and
-// its base term, and the warp reduces the terms in a fixed tree (warp_reduce_ordered). The
-// unweighted group values land in values[row * groups + g]; the gene reduction (CecTerm) then
-// reads them at items t = g m instead of calling group_value. No atomics and a fixed order per
-// group: bit-identical run after run, whatever the grid.
+// Computed inside the gene reduction, a group cost one lane 50 serial gathers (and a 50 x 50
+// matrix-vector product) while the rest of its warp waited. A warp per group, with the product
+// spread over its lanes, was bound by shared-memory reads: each FMA read M and y (~375 cycles a
+// group per SM at 1e6-D). Here each thread computes whole groups with the host's code
+// (CecFunction::group_value): w stays in registers, and M, in shared memory, is read at the
+// same address by the whole warp (a broadcast). The unweighted
+// group values land in values[row * groups + g]; the gene reduction (CecTerm) then reads them
+// at items t = g m. One thread per group, no atomics: bit-identical run after run, whatever the
+// grid.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,50 +18,55 @@
 
 namespace chainsaw::device {
 
-// Whether Fn's groups take the separate pass (its rotated groups) or stay in the reduction.
+// Whether Fn's groups take the separate pass: every function with groups.
 template <class Fn>
-inline constexpr bool kCecGroupPass = Fn::kRotated;
+inline constexpr bool kCecGroupPass = cec_has_groups(Fn::kLayout);
+
+// Threads of a group-pass block. A rotated group keeps its 50 w in registers, so few threads fit
+// on an SM; small blocks let them fill it.
+inline constexpr int kCecGroupThreads = 128;
+// At least 12 warps per SM (168 registers a thread): a rotated group takes ~200 without the bound.
+inline constexpr int kCecGroupBlocksPerSm = 3;
+
+// The rotation (rotated functions only) and the elliptic group weights, in shared memory.
+template <class Fn>
+struct CecGroupTables {
+  static constexpr int kRotationSize = Fn::kRotated ? kCecGroup * kCecGroup : 1;
+  double rotation[kRotationSize];
+  detail::GroupWeights weights;
+};
 
 // Group values of rows [0, row_count) of the vectors (vectors[rows ? rows[r] : r], pitch
-// apart). Gate: the launch's operation; an inactive one (a Solis-Wets move not taken) makes
-// this pass a no-op as it does the reduction.
+// apart), one group per thread. Gate: the launch's operation; an inactive one (a Solis-Wets
+// move not taken) makes this pass a no-op as it does the reduction.
 template <class Fn, class Gate>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kCecGroupThreads, kCecGroupBlocksPerSm)
     cec_group_kernel(Gate gate, CecView view, const real_t* vectors, Dim pitch, const int* rows,
                      int row_count, double* values) {
-  static_assert(kCecGroupPass<Fn>, "only rotated groups take this pass");
-  constexpr int m = kCecGroup;
+  static_assert(kCecGroupPass<Fn>, "only functions with groups take this pass");
   if (!gate.active()) return;
-  __shared__ double rotation[m * m];
-  __shared__ double gathered[kWarps][m];
-  for (int i = threadIdx.x; i < m * m; i += kThreads) rotation[i] = view.rotation[i];
+  __shared__ CecGroupTables<Fn> tables;
+  if constexpr (Fn::kRotated) {
+    for (int i = threadIdx.x; i < kCecGroup * kCecGroup; i += kCecGroupThreads)
+      tables.rotation[i] = view.rotation[i];
+  }
+  if constexpr (Fn::kGroupBase == CecBase::kElliptic)
+    tables.weights.fill(static_cast<int>(threadIdx.x), kCecGroupThreads);
   __syncthreads();
 
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x & 31;
-  double* y = gathered[warp];
   const Dim items = static_cast<Dim>(row_count) * view.groups;
-  // The whole warp walks the same items: warp_reduce_ordered needs all 32 lanes.
-  for (Dim item = static_cast<Dim>(blockIdx.x) * kWarps + warp; item < items;
-       item += static_cast<Dim>(gridDim.x) * kWarps) {
+  for (Dim item = static_cast<Dim>(blockIdx.x) * kCecGroupThreads + threadIdx.x; item < items;
+       item += static_cast<Dim>(gridDim.x) * kCecGroupThreads) {
     const Dim row = item / view.groups;
     const Dim g = item - row * view.groups;
     const real_t* x = vectors + static_cast<Dim>(rows ? rows[row] : row) * pitch;
-    for (int i = lane; i < m; i += 32) y[i] = detail::cec_gather(view, x, g, i);
-    __syncwarp();
-    detail::GroupSums sums{};
-    for (int i = lane; i < m; i += 32)
-      detail::cec_group_term<Fn::kGroupBase>(sums, i, detail::cec_rotate(y, rotation, i));
-    sums = warp_reduce_ordered(sums);
-    if (lane == 0) values[item] = detail::cec_group_finish<Fn::kGroupBase>(sums);
-    __syncwarp();  // y is rewritten by the next item
+    values[item] = Fn::group_value(view, x, g, tables.rotation, tables.weights);
   }
 }
 
 // A CEC 2010 function in the gene reduction: the value is gene t of a stored vector
-// (vectors[rows ? rows[row] : row] with the given pitch). Rotated groups are read from
-// group_values (row * groups + g, filled by cec_group_kernel for the same rows); the others are
-// gathered from the vector.
+// (vectors[rows ? rows[row] : row] with the given pitch). Groups are read from group_values
+// (row * groups + g, filled by cec_group_kernel for the same rows).
 template <class Fn>
 struct CecTerm {
   using Partial = typename Fn::Partial;

@@ -389,13 +389,15 @@ TEST(CudaCec2010, BitIdenticalRunAfterRunAtAMillionVariables) {
   }
 }
 
-// The rotated groups' own pass (fitness/device_cec2010.cuh) over a batch of rows in one launch:
-// rows x groups items that leave the last block's warps partly idle (D = 1100: 1, 11 or 22
-// groups), slots out of order; each row equals the host and, bit for bit, its lone evaluation.
-TEST(CudaCec2010, RotatedGroupsOfABatchEqualTheHostAndTheirLoneEvaluation) {
+// The groups' own pass (fitness/device_cec2010.cuh) over a batch of rows in one launch, for
+// every layout with groups, rotated or not: rows x groups items that leave the last block partly
+// idle (D = 1100: 1, 11 or 22 groups), slots out of order; each row equals the host and, bit for
+// bit, its lone evaluation.
+TEST(CudaCec2010, GroupsOfABatchEqualTheHostAndTheirLoneEvaluation) {
   REQUIRE_GPU();
-  for (const char* name : {"cec2010-f4", "cec2010-f6", "cec2010-f9", "cec2010-f11",
-                           "cec2010-f14", "cec2010-f15", "cec2010-f16"}) {
+  for (const char* name : {"cec2010-f4", "cec2010-f6", "cec2010-f7", "cec2010-f8", "cec2010-f9",
+                           "cec2010-f11", "cec2010-f12", "cec2010-f13", "cec2010-f14",
+                           "cec2010-f15", "cec2010-f16", "cec2010-f17", "cec2010-f18"}) {
     const Dim dim = 1100;
     const Problem problem = Problem::make(name, dim, 8);
     CudaEngine engine(small_config(name, dim), problem);

@@ -4,6 +4,7 @@
 // through host memory (the NCCL exchange needs a GPU per rank: test_cuda_shard_cli.cpp). The
 // ranks must give the one-GPU P-slice run bit for bit, on every rank, for the paper's six
 // functions, and checkpoints must cross between the two.
+#if defined(CHAINSAW_CUDA)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -240,3 +241,4 @@ TEST_F(CudaShardCheckpoint, AOneGpuCheckpointResumesExactlyOnItsSlicesRanks) {
 
 }  // namespace
 }  // namespace chainsaw
+#endif  // CHAINSAW_CUDA
