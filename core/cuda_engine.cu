@@ -3,6 +3,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <limits>
@@ -95,6 +96,13 @@ __global__ void external_sw_decide_kernel(bool forward, device::SwDeviceState* s
   const double v = *value;
   if (is_invalid_fitness(v)) atomicAdd(invalid, 1ull);
   device::sw_decide(forward, state, rankable_fitness(v));
+}
+
+// EXPERIMENT (issue 3): o of the paper's functions stored once instead of hashed per gene.
+__global__ void store_shift_kernel(Shift shift, real_t* o, Dim n) {
+  for (Dim j = static_cast<Dim>(blockIdx.x) * blockDim.x + threadIdx.x; j < n;
+       j += static_cast<Dim>(gridDim.x) * blockDim.x)
+    o[j] = shift(j);
 }
 
 __global__ void iota_kernel(int* out, int count) {
@@ -536,6 +544,13 @@ struct CudaEngine::Impl {
       cec_view.inverse = inst.inverse.empty() ? nullptr : cec_inverse.data();
       cec_view.rotation = inst.rotation.empty() ? nullptr : cec_rotation.data();
       problem.shift.stored = cec_o.data();  // o for the distance to the optimum
+    }
+    if (!p.is_cec2010() && !p.is_external() && !comm && layout.slices == 1 &&
+        std::getenv("CHAINSAW_EXPERIMENT_STORED_SHIFT") != nullptr) {  // EXPERIMENT (issue 3)
+      cec_o = DeviceBuffer<real_t>(static_cast<std::size_t>(p.dim));
+      store_shift_kernel<<<1024, 256, 0, s>>>(problem.shift, cec_o.data(), p.dim);
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+      problem.shift.stored = cec_o.data();
     }
     stored_evaluation = gpu_evaluates_stored_vectors(problem);
     if (problem.is_external() && problem.external->device_passes) {
