@@ -7,7 +7,10 @@
 #   usage: bench/gpu_suite.sh [dims...]      default dims: 100000 1000000 3000000
 #   env: SKIP_BENCH=1 (no fitness-kernel benchmark), E2E=0 (no end-to-end runs),
 #        CHECKPOINT=0 (no checkpoint benchmark and resume check), EVALS (500000),
-#        CEC_DIMS="100000 1000000" (also the CEC 2010 table at these D), SEEDS (10, for it)
+#        BENCH_FILTER (a --benchmark_filter for the fitness-kernel benchmark),
+#        CEC_DIMS="100000 1000000" (also the CEC 2010 table at these D), SEEDS (10, for it),
+#        CEC_DEADLINE (seconds after the suite's start: the table starts no run after it),
+#        CEC_RUNS (a folder of earlier runs/ of the same table, copied in first: it resumes)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-suite-out}
@@ -28,7 +31,7 @@ echo "gpu tests: $(grep -E '^\[  (PASSED|FAILED)' "$out/gpu_tests.log" | tr '\n'
 grep -B3 -A8 'Failure' "$out/gpu_tests.log" | head -40
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
-  ./build/bench/bench_fitness_kernel --benchmark_min_time=0.05s \
+  ./build/bench/bench_fitness_kernel --benchmark_min_time=0.05s --benchmark_filter="${BENCH_FILTER:-.}" \
     --benchmark_out="$out/bench_fitness.json" --benchmark_out_format=json > "$out/bench_fitness.log" 2>&1
   grep -E '^fitness' "$out/bench_fitness.log" | awk '{print $1, $2, $3, $7, $9}'
 fi
@@ -36,8 +39,13 @@ fi
 # Opt-in: the CEC 2010 table (bench/cec2010_table.py), e.g. CEC_DIMS="100000 1000000" SEEDS=10.
 if [ -n "${CEC_DIMS:-}" ]; then
   # shellcheck disable=SC2086  # CEC_DIMS is a list of dimensions
+  mkdir -p "$out/cec2010/runs"
+  [ -z "${CEC_RUNS:-}" ] || cp "$CEC_RUNS"/*.json "$out/cec2010/runs/"
+  deadline=0
+  [ -z "${CEC_DEADLINE:-}" ] || deadline=$((CEC_DEADLINE - SECONDS > 1 ? CEC_DEADLINE - SECONDS : 1))
   python3 bench/cec2010_table.py --chainsaw ./build/chainsaw --dims $CEC_DIMS --evals "$evals" \
-    --seeds "${SEEDS:-10}" --backend cuda --out "$out/cec2010" > "$out/cec2010.log" 2>&1 &&
+    --seeds "${SEEDS:-10}" --backend cuda --deadline "$deadline" --out "$out/cec2010" \
+    > "$out/cec2010.log" 2>&1 &&
     cat "$out/cec2010/cec2010.md" || tail -5 "$out/cec2010.log"
 fi
 
