@@ -97,13 +97,6 @@ __global__ void external_sw_decide_kernel(bool forward, device::SwDeviceState* s
   device::sw_decide(forward, state, rankable_fitness(v));
 }
 
-// o of the genes [first, first + n) of a built-in function, hashed once (fitness/problem.hpp).
-__global__ void store_shift_kernel(Shift shift, Dim first, Dim n, real_t* o) {
-  for (Dim i = static_cast<Dim>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<Dim>(gridDim.x) * blockDim.x)
-    o[i] = shift(first + i);
-}
-
 __global__ void iota_kernel(int* out, int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) out[i] = i;
@@ -157,12 +150,6 @@ std::size_t cec2010_device_bytes(const Problem& problem, int max_rows) {
   return (inst.o.size() + candidate) * sizeof(real_t) +
          (inst.perm.size() + inst.inverse.size()) * sizeof(std::int32_t) +
          (inst.rotation.size() + cec2010_group_values(problem, max_rows)) * sizeof(double);
-}
-
-// Whether the engine stores o of its genes on the device (Shift::stored): the built-in
-// functions, whose o is otherwise hashed per gene. A user's objective applies its own shift.
-bool stores_shift(const Problem& problem) {
-  return !problem.is_cec2010() && !problem.is_external();
 }
 
 // Whether the GPU evaluates stored vectors in launches of their own (the Solis-Wets candidate,
@@ -366,9 +353,9 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   const SliceLayout layout =
       SliceLayout::make(problem.dim, sharded ? shard_ranks : config.gpu_slices, 0, sharded);
   const LaunchPlan launch = LaunchPlan::make(config, layout.slice_genes, current_sm_count());
-  const Dim held_genes = layout.rank_slices(problem.dim, sharded).front().count;  // the largest
   const std::size_t slot_genes =
-      static_cast<std::size_t>(config.capacity()) * device::row_pitch(held_genes);
+      static_cast<std::size_t>(config.capacity()) *
+      device::row_pitch(layout.rank_slices(problem.dim, sharded).front().count);  // the largest
   const auto held = static_cast<std::size_t>(layout.held);
   DeviceMemoryPlan plan;
   plan.genes = slot_genes * sizeof(real_t);
@@ -377,7 +364,6 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
                      static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
                     sizeof(curandState);
   plan.scratch = cec2010_device_bytes(problem, launch.max_rows) +
-                 (stores_shift(problem) ? static_cast<std::size_t>(held_genes) * sizeof(real_t) : 0) +
                  external_device_bytes(problem, launch.max_rows) +
                  (held + (sharded ? static_cast<std::size_t>(shard_ranks) : 0)) *
                      launch.partial_slots * sizeof(PrefixSquarePartial) +
@@ -452,7 +438,6 @@ struct CudaEngine::Impl {
   PinnedBuffer<device::SwDeviceState> host_sw;
   // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes).
   DeviceBuffer<real_t> cec_o, candidate;
-  DeviceBuffer<real_t> shift_o;  // a built-in function's o of the held genes (stores_shift)
   DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
   DeviceBuffer<double> cec_rotation;
   DeviceBuffer<double> cec_group_values;  // rows x groups
@@ -551,13 +536,6 @@ struct CudaEngine::Impl {
       cec_view.inverse = inst.inverse.empty() ? nullptr : cec_inverse.data();
       cec_view.rotation = inst.rotation.empty() ? nullptr : cec_rotation.data();
       problem.shift.stored = cec_o.data();  // o for the distance to the optimum
-    }
-    if (stores_shift(p)) {
-      shift_o = DeviceBuffer<real_t>(static_cast<std::size_t>(own.count));
-      store_shift_kernel<<<1024, 256, 0, s>>>(problem.shift, own.first, own.count, shift_o.data());
-      CHAINSAW_CUDA_CHECK_LAUNCH();
-      problem.shift.stored = shift_o.data();
-      problem.shift.stored_first = own.first;
     }
     stored_evaluation = gpu_evaluates_stored_vectors(problem);
     if (problem.is_external() && problem.external->device_passes) {
