@@ -131,14 +131,11 @@ static_assert(sizeof(RosenbrockPartial) <= sizeof(PrefixSquarePartial) &&
                   sizeof(AckleyPartial) <= sizeof(PrefixSquarePartial),
               "partials scratch is sized by PrefixSquarePartial");
 
-// Group values of a CEC 2010 function whose groups take the separate pass: rows x groups.
+// Group values of a CEC 2010 function: rows x groups (every function with groups takes the
+// separate pass; the others have none).
 std::size_t cec2010_group_values(const Problem& problem, int max_rows) {
   if (!problem.is_cec2010()) return 0;
-  const bool pass = visit_cec2010(problem.function, [](auto fn) {
-    return device::kCecGroupPass<decltype(fn)>;
-  });
-  return pass ? static_cast<std::size_t>(max_rows) * static_cast<std::size_t>(problem.cec->groups)
-              : 0;
+  return static_cast<std::size_t>(max_rows) * static_cast<std::size_t>(problem.cec->groups);
 }
 
 // A CEC 2010 instance on the device (o, P, P's inverse, M), the stored Solis-Wets candidate

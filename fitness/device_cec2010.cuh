@@ -5,10 +5,9 @@
 // spread over its lanes, was bound by shared-memory reads: each FMA read M and y (~375 cycles a
 // group per SM at 1e6-D). Here each thread computes whole groups with the host's code
 // (CecFunction::group_value): w stays in registers, and M, in shared memory, is read at the
-// same address by the whole warp (a broadcast). The unweighted
-// group values land in values[row * groups + g]; the gene reduction (CecTerm) then reads them
-// at items t = g m. One thread per group, no atomics: bit-identical run after run, whatever the
-// grid.
+// same address by the whole warp (a broadcast). The unweighted group values land in
+// values[row * groups + g]; the gene reduction (CecTerm) then reads them at items t = g m. One
+// thread per group, no atomics: bit-identical run after run, whatever the grid.
 #pragma once
 
 #include <cuda_runtime.h>
