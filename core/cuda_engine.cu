@@ -612,7 +612,8 @@ struct CudaEngine::Impl {
 
   // CEC 2010: the groups of rows [0, row_count) of the vectors, ahead of the gene reduction
   // (fitness/device_cec2010.cuh), and the term of that reduction, which reads them. Functions
-  // without groups launch nothing. One wave of blocks at most, one group per thread.
+  // without groups launch nothing. One wave of blocks at most, one group per thread (per warp
+  // for F4-F6).
   template <class Fn, class Op>
   device::CecTerm<Fn> launch_cec_groups(const Op& op, const real_t* vectors, Dim vector_pitch,
                                         const int* rows, int row_count) {
@@ -627,8 +628,9 @@ struct CudaEngine::Impl {
             &n, device::cec_group_kernel<Fn, Op>, threads, 0));
         return std::max(1, n);
       }();
-      const Dim items = static_cast<Dim>(row_count) * cec_view.groups;
-      const Dim useful = (items + threads - 1) / threads;
+      const Dim threads_needed =
+          static_cast<Dim>(row_count) * cec_view.groups * device::kCecThreadsPerGroup<Fn>;
+      const Dim useful = (threads_needed + threads - 1) / threads;
       const Dim wave = static_cast<Dim>(launch.sm_count) * per_sm;
       const auto blocks = static_cast<unsigned>(std::max<Dim>(1, std::min(useful, wave)));
       device::cec_group_kernel<Fn, Op><<<blocks, threads, 0, stream.get()>>>(

@@ -117,8 +117,12 @@ CHAINSAW_HD double ackley(double square_sum, double cos_sum, Dim n) {
 // The bases that are a sum of per-variable terms (the rotated ones: elliptic, Rastrigin, Ackley)
 // collect their terms here.
 struct GroupSums {
+  static constexpr bool kOrdered = false;
   double sum = 0.0;      // the base's sum (Ackley: of w^2)
   double cos_sum = 0.0;  // Ackley only: sum cos(2 pi w)
+  CHAINSAW_HD static GroupSums combine(const GroupSums& a, const GroupSums& b) {
+    return {a.sum + b.sum, a.cos_sum + b.cos_sum};
+  }
 };
 template <CecBase Base>
 inline constexpr bool kTermwiseBase =
@@ -172,25 +176,34 @@ CHAINSAW_HD void cec_for_each_gathered(const CecView& v, const real_t* x, Dim g,
   }
 }
 
-// The rotated group's base: w = y M accumulated row by row of M as the y_k arrive (w stays in
+// The terms of the rotated group's components i = first, first + kStride, ... (all of them with
+// the default stride 1): w = y M accumulated row by row of M as the y_k arrive (w stays in
 // registers on the GPU, and every thread of a warp reads M at the same address), then the terms
-// of w in index order.
-template <CecBase Base>
-CHAINSAW_HD double cec_rotated_group(const CecView& v, const real_t* x, Dim g,
-                                     const double* rotation, const GroupWeights& weights) {
-  constexpr int m = kCecGroup;
-  double w[m];
+// of w in index order. A GPU warp that shares one group takes a stride of 32.
+template <CecBase Base, int kStride = 1>
+CHAINSAW_HD GroupSums cec_rotated_terms(const CecView& v, const real_t* x, Dim g,
+                                        const double* rotation, const GroupWeights& weights,
+                                        int first = 0) {
+  constexpr int m = kCecGroup, kCount = (m + kStride - 1) / kStride;
+  double w[kCount];
   CHAINSAW_UNROLL
-  for (int i = 0; i < m; ++i) w[i] = 0.0;
+  for (int c = 0; c < kCount; ++c) w[c] = 0.0;
   cec_for_each_gathered(v, x, g, [&](int k, double y) {
     const double* row = rotation + k * m;
     CHAINSAW_UNROLL
-    for (int i = 0; i < m; ++i) w[i] += y * row[i];
+    for (int c = 0; c < kCount; ++c)
+      if (first + c * kStride < m) w[c] += y * row[first + c * kStride];
   });
   GroupSums a;
   CHAINSAW_UNROLL
-  for (int i = 0; i < m; ++i) cec_group_term<Base>(a, i, w[i], weights);
-  return cec_group_finish<Base>(a);
+  for (int c = 0; c < kCount; ++c)
+    if (first + c * kStride < m) cec_group_term<Base>(a, first + c * kStride, w[c], weights);
+  return a;
+}
+template <CecBase Base>
+CHAINSAW_HD double cec_rotated_group(const CecView& v, const real_t* x, Dim g,
+                                     const double* rotation, const GroupWeights& weights) {
+  return cec_group_finish<Base>(cec_rotated_terms<Base>(v, x, g, rotation, weights));
 }
 
 // The unrotated group bases, which couple the variables, streamed over the gathered y_k.

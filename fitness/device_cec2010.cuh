@@ -6,8 +6,10 @@
 // group per SM at 1e6-D). Here each thread computes whole groups with the host's code
 // (CecFunction::group_value): w stays in registers, and M, in shared memory, is read at the
 // same address by the whole warp (a broadcast). The unweighted group values land in
-// values[row * groups + g]; the gene reduction (CecTerm) then reads them at items t = g m. One
-// thread per group, no atomics: bit-identical run after run, whatever the grid.
+// values[row * groups + g]; the gene reduction (CecTerm) then reads them at items t = g m.
+// F4-F6 have one group per row: there a whole warp shares it, each lane taking every 32nd
+// component, and a fixed shuffle tree sums the lanes' terms (one thread's 2500 FMAs made their
+// Solis-Wets step ~26 us slower). No atomics: bit-identical run after run, whatever the grid.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -20,6 +22,11 @@ namespace chainsaw::device {
 // Whether Fn's groups take the separate pass: every function with groups.
 template <class Fn>
 inline constexpr bool kCecGroupPass = cec_has_groups(Fn::kLayout);
+
+// Threads that share a group: a warp for the single rotated group of F4-F6, else one.
+template <class Fn>
+inline constexpr int kCecThreadsPerGroup =
+    Fn::kLayout == CecLayout::kOneGroup && Fn::kRotated ? 32 : 1;
 
 // Threads of a group-pass block. A rotated group keeps its 50 w in registers, so few threads fit
 // on an SM; small blocks let them fill it.
@@ -36,7 +43,7 @@ struct CecGroupTables {
 };
 
 // Group values of rows [0, row_count) of the vectors (vectors[rows ? rows[r] : r], pitch
-// apart), one group per thread. Gate: the launch's operation; an inactive one (a Solis-Wets
+// apart), one group per kCecThreadsPerGroup threads. Gate: the launch's operation; an inactive one (a Solis-Wets
 // move not taken) makes this pass a no-op as it does the reduction.
 template <class Fn, class Gate>
 __global__ void __launch_bounds__(kCecGroupThreads, kCecGroupBlocksPerSm)
@@ -53,13 +60,25 @@ __global__ void __launch_bounds__(kCecGroupThreads, kCecGroupBlocksPerSm)
     tables.weights.fill(static_cast<int>(threadIdx.x), kCecGroupThreads);
   __syncthreads();
 
+  constexpr int kShare = kCecThreadsPerGroup<Fn>;
+  constexpr int kGroupsPerBlock = kCecGroupThreads / kShare;
+  const int share_lane = static_cast<int>(threadIdx.x) % kShare;
   const Dim items = static_cast<Dim>(row_count) * view.groups;
-  for (Dim item = static_cast<Dim>(blockIdx.x) * kCecGroupThreads + threadIdx.x; item < items;
-       item += static_cast<Dim>(gridDim.x) * kCecGroupThreads) {
+  // All threads of a group take the same items, as the warp reduction below needs.
+  for (Dim item = static_cast<Dim>(blockIdx.x) * kGroupsPerBlock + threadIdx.x / kShare;
+       item < items; item += static_cast<Dim>(gridDim.x) * kGroupsPerBlock) {
     const Dim row = item / view.groups;
     const Dim g = item - row * view.groups;
     const real_t* x = vectors + static_cast<Dim>(rows ? rows[row] : row) * pitch;
-    values[item] = Fn::group_value(view, x, g, tables.rotation, tables.weights);
+    if constexpr (kShare == 1) {
+      values[item] = Fn::group_value(view, x, g, tables.rotation, tables.weights);
+    } else {
+      static_assert(kShare == 32, "a warp shares the group");
+      const detail::GroupSums sums = warp_reduce_ordered(
+          detail::cec_rotated_terms<Fn::kGroupBase, kShare>(view, x, g, tables.rotation,
+                                                            tables.weights, share_lane));
+      if (share_lane == 0) values[item] = detail::cec_group_finish<Fn::kGroupBase>(sums);
+    }
   }
 }
 
