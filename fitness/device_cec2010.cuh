@@ -43,8 +43,8 @@ struct CecGroupTables {
 };
 
 // Group values of rows [0, row_count) of the vectors (vectors[rows ? rows[r] : r], pitch
-// apart), one group per kCecThreadsPerGroup threads. Gate: the launch's operation; an inactive one (a Solis-Wets
-// move not taken) makes this pass a no-op as it does the reduction.
+// apart), one group per kCecThreadsPerGroup threads. Gate: the launch's operation; an inactive
+// one (a Solis-Wets move not taken) makes this pass a no-op as it does the reduction.
 template <class Fn, class Gate>
 __global__ void __launch_bounds__(kCecGroupThreads, kCecGroupBlocksPerSm)
     cec_group_kernel(Gate gate, CecView view, const real_t* vectors, Dim pitch, const int* rows,
