@@ -38,11 +38,11 @@ fi
 
 # Opt-in: the CEC 2010 table (bench/cec2010_table.py), e.g. CEC_DIMS="100000 1000000" SEEDS=10.
 if [ -n "${CEC_DIMS:-}" ]; then
-  # shellcheck disable=SC2086  # CEC_DIMS is a list of dimensions
   mkdir -p "$out/cec2010/runs"
   [ -z "${CEC_RUNS:-}" ] || cp "$CEC_RUNS"/*.json "$out/cec2010/runs/"
   deadline=0
   [ -z "${CEC_DEADLINE:-}" ] || deadline=$((CEC_DEADLINE - SECONDS > 1 ? CEC_DEADLINE - SECONDS : 1))
+  # shellcheck disable=SC2086  # CEC_DIMS is a list of dimensions
   python3 bench/cec2010_table.py --chainsaw ./build/chainsaw --dims $CEC_DIMS --evals "$evals" \
     --seeds "${SEEDS:-10}" --backend cuda --deadline "$deadline" --out "$out/cec2010" \
     > "$out/cec2010.log" 2>&1 &&

@@ -113,9 +113,9 @@ CHAINSAW_HD double ackley(double square_sum, double cos_sum, Dim n) {
 }
 
 // A group's value is computed by one thread over its m variables in index order (the same
-// code on the host and, one group per thread, in the GPU's group pass: fitness/device_cec2010.cuh).
-// The bases that are a sum of per-variable terms (the rotated ones: elliptic, Rastrigin, Ackley)
-// collect their terms here.
+// code on the host and in the GPU's group pass, fitness/device_cec2010.cuh, where only F4-F6's
+// single group is shared by a warp). The bases that are a sum of per-variable terms (the rotated
+// ones: elliptic, Rastrigin, Ackley) collect their terms here.
 struct GroupSums {
   static constexpr bool kOrdered = false;
   double sum = 0.0;      // the base's sum (Ackley: of w^2)
@@ -253,7 +253,8 @@ struct CecFunction {
 
   // The value of group g of x, gathered through P (and rotated by `rotation`, v.rotation or a
   // copy of it), before kGroupWeight. The GPU computes the groups in a pass of their own
-  // (fitness/device_cec2010.cuh), one group per thread.
+  // (fitness/device_cec2010.cuh), one group per thread (F4-F6: per warp, through
+  // cec_rotated_terms).
   CHAINSAW_HD static double group_value(const CecView& v, const real_t* x, Dim g,
                                         const double* rotation,
                                         const detail::GroupWeights& weights) {
