@@ -11,6 +11,8 @@
 #include <curand_kernel.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <type_traits>
 
 #include "core/cuda_check.hpp"
@@ -82,15 +84,45 @@ int blocks_per_sm(const PassContext& c) {
   return blocks_per_sm<Term, Op, kWholeRows>();
 }
 
+// Programmatic dependent launch: each reduction is scheduled onto the SMs while the stream's
+// previous kernel drains, and waits on the device for it to finish (fitness/device_reduce.cuh),
+// which hides most of a launch's fixed cost; the bits of a run do not change. CHAINSAW_PDL=0 in
+// the environment launches plainly, to measure what it saves.
+inline bool programmatic_launch_wanted() {
+  static const bool wanted = [] {
+    const char* env = std::getenv("CHAINSAW_PDL");
+    return env == nullptr || std::string(env) != "0";
+  }();
+  return wanted;
+}
+
+template <class Term, class Op>
+struct ReduceKernel {
+  void (*function)(Op, Term, ReduceShape, const curandState*, curandState*,
+                   typename Term::Partial*, unsigned*);
+  bool programmatic;  // the kernel awaits the previous grid: it may be launched programmatically
+};
+
+template <class Term, class Op, int kLayout>
+ReduceKernel<Term, Op> reduce_kernel_of() {
+  // Only code compiled for sm_90 or later holds the wait that makes an early start safe.
+  static const bool awaits = [] {
+    cudaFuncAttributes a{};
+    CHAINSAW_CUDA_TRY(cudaFuncGetAttributes(&a, produce_reduce_kernel<Term, Op, kLayout>));
+    return std::min(a.ptxVersion, a.binaryVersion) >= 90;
+  }();
+  return {produce_reduce_kernel<Term, Op, kLayout>, awaits && programmatic_launch_wanted()};
+}
+
 // The kernel of a launch in context `c`: the layout of its rows, compiled in.
 template <class Term, class Op>
 auto reduce_kernel(const PassContext& c) {
   if constexpr (Sliceable<Term>::value) {
-    if (c.slices > 1) return produce_reduce_kernel<Term, Op, kSeveralSlices>;
-    if (c.sliced()) return produce_reduce_kernel<Term, Op, kOneSlice>;
+    if (c.slices > 1) return reduce_kernel_of<Term, Op, kSeveralSlices>();
+    if (c.sliced()) return reduce_kernel_of<Term, Op, kOneSlice>();
   }
   CHAINSAW_EXPECTS(!c.sliced(), "this function cannot be laid out in slices");
-  return produce_reduce_kernel<Term, Op, kWholeRows>;
+  return reduce_kernel_of<Term, Op, kWholeRows>();
 }
 
 // One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
@@ -121,9 +153,19 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
   using Partial = typename Term::Partial;
   s.deferred = c.collective != nullptr && !std::is_same_v<Term, NoTerm>;
   const dim3 grid(static_cast<unsigned>(s.blocks_x * c.slices), static_cast<unsigned>(rows));
-  reduce_kernel<Term, Op>(c)<<<grid, kThreads, 0, c.stream>>>(
-      op, term, s, rng_in ? rng_in : c.rng, rng_out ? rng_out : c.rng,
-      static_cast<Partial*>(c.partials), c.tickets);
+  const auto kernel = reduce_kernel<Term, Op>(c);
+  cudaLaunchAttribute programmatic{};
+  programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  programmatic.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(kThreads);
+  config.stream = c.stream;
+  config.attrs = &programmatic;
+  config.numAttrs = kernel.programmatic ? 1 : 0;
+  CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, kernel.function, op, term, s,
+                                       rng_in ? rng_in : c.rng, rng_out ? rng_out : c.rng,
+                                       static_cast<Partial*>(c.partials), c.tickets));
   CHAINSAW_CUDA_CHECK_LAUNCH();
   if (s.deferred) {
     c.collective->allgather(c.partials, c.gathered,

@@ -172,12 +172,25 @@ struct Sliceable<Term, std::void_t<decltype(Term::kSliceable)>>
 // shapes from the one-slice kernel (core/device_passes.cuh), so that they reduce alike.
 enum RowsLayout : int { kWholeRows = 0, kOneSlice = 1, kSeveralSlices = 2 };
 
+// Programmatic dependent launch (Hopper; core/device_passes.cuh launches with it): a launch may
+// be scheduled onto the SMs while the stream's previous kernel drains. It must wait for that
+// kernel to finish, and its writes to show, before it reads or writes anything; then it lets
+// the stream's next launch be scheduled in turn. Without the launch attribute, or before sm_90,
+// both are no-ops.
+__device__ inline void await_previous_grid_and_release_next() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 template <class Term, class Op, int kLayout = kWholeRows>
 __global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {
   using Partial = typename Term::Partial;
+  await_previous_grid_and_release_next();
   if (!op.active()) return;
 
   const int row = blockIdx.y;
