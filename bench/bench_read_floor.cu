@@ -7,11 +7,12 @@
 //   bps       blocks resident per SM (the engine's are set by its kernels' registers), forced
 //             here by dynamic shared memory;
 //   unroll    tiles whose loads a lane issues before it uses them;
-//   prefetch  tiles ahead that lane 0 asks L2 to fetch (Hopper's cp.async.bulk.prefetch.L2);
 //   pdl       programmatic dependent launch: the next launch is scheduled while this one drains.
 // cub::DeviceReduce::Sum over the same bytes is the library's figure for comparison. Times are
 // of 50 back-to-back launches between two events, as bench_fitness_kernel's; shares are of the
 // device's measured copy bandwidth (bench_support.hpp).
+// Measured on the H100 (bench/results/2026-11-23-h100/session7/): an L2 prefetch ahead of the
+// loads only slowed the batches (3e6-D: 89 -> 101-124 us), so it is no longer among the knobs.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
@@ -50,17 +51,7 @@ __device__ double tile_squares(const float* tile_start, int lane) {
   return s;
 }
 
-__device__ void prefetch_l2(const float* p, long long floats) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p),
-               "r"(static_cast<unsigned>(floats * sizeof(float)))
-               : "memory");
-#else
-  (void)p, (void)floats;
-#endif
-}
-
-template <int kUnroll, int kPrefetch>
+template <int kUnroll>
 __global__ void __launch_bounds__(kThreads)
     tile_sum_kernel(const float* rows, Shape s, double* partials, unsigned* tickets,
                     double* out) {
@@ -75,13 +66,9 @@ __global__ void __launch_bounds__(kThreads)
   const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
   const long long first = (static_cast<long long>(blockIdx.x) * kWarps + warp) * s.tiles_per_warp;
   const long long end = min(first + s.tiles_per_warp, s.tiles);
-  if (kPrefetch > 0 && lane == 0 && first < end)
-    prefetch_l2(row + first * kTile, min(static_cast<long long>(kPrefetch), end - first) * kTile);
   double acc = 0.0;
   long long t = first;
   for (; t + kUnroll <= end; t += kUnroll) {
-    if (kPrefetch > 0 && lane == 0 && t + kPrefetch < end)
-      prefetch_l2(row + (t + kPrefetch) * kTile, min(static_cast<long long>(kUnroll), end - t - kPrefetch) * kTile);
     double part[kUnroll];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) part[u] = tile_squares(row + (t + u) * kTile, lane);
@@ -103,10 +90,19 @@ __global__ void __launch_bounds__(kThreads)
     is_last = atomicAdd(&tickets[blockIdx.y], 1u) == gridDim.x - 1;
   }
   __syncthreads();
-  if (!is_last || threadIdx.x != 0) return;
+  if (!is_last) return;
   __threadfence();
+  // The last block adds the row's partials with all its threads, as the engine's does.
   double total = 0.0;
-  for (unsigned b = 0; b < gridDim.x; ++b) total += partials[blockIdx.y * gridDim.x + b];
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads)
+    total += partials[blockIdx.y * gridDim.x + b];
+  for (int o = 16; o > 0; o /= 2) total += __shfl_down_sync(0xffffffffu, total, o);
+  __syncthreads();
+  if (lane == 0) warp_sums[warp] = total;
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  total = 0.0;
+  for (int w = 0; w < kWarps; ++w) total += warp_sums[w];
   out[blockIdx.y] = total;
   tickets[blockIdx.y] = 0;
 }
@@ -155,15 +151,18 @@ struct Timed {
     CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop));
     float ms = 0.0f;
     CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
-    return 1e-3 * ms / kLaunches;
+    return 1e-3 * ms;
   }
 };
 
+// An iteration is kLaunches launches (its manual time is theirs, so that --benchmark_min_time
+// bounds the wall time); the counters are per launch.
 void report(benchmark::State& state, double bytes, double seconds) {
-  const double rate = bytes * static_cast<double>(state.iterations()) / seconds;
+  const double launches = static_cast<double>(state.iterations()) * kLaunches;
+  const double rate = bytes * launches / seconds;
   state.counters["GB/s"] = rate / 1e9;
   state.counters["pct_of_copy"] = 100.0 * rate / bench::device_copy_bandwidth();
-  state.counters["us_per_launch"] = 1e6 * seconds / static_cast<double>(state.iterations());
+  state.counters["us_per_launch"] = 1e6 * seconds / launches;
 }
 
 bool has_gpu(benchmark::State& state) {
@@ -176,7 +175,7 @@ bool has_gpu(benchmark::State& state) {
 }
 
 // args: dim, rows, blocks per SM, programmatic launch (0/1)
-template <int kUnroll, int kPrefetch>
+template <int kUnroll>
 void BM_TileSum(benchmark::State& state) {
   if (!has_gpu(state)) return;
   const long long dim = state.range(0);
@@ -185,7 +184,7 @@ void BM_TileSum(benchmark::State& state) {
   const bool pdl = state.range(3) != 0;
   cudaDeviceProp prop{};
   CHAINSAW_CUDA_TRY(cudaGetDeviceProperties(&prop, 0));
-  auto kernel = tile_sum_kernel<kUnroll, kPrefetch>;
+  auto kernel = tile_sum_kernel<kUnroll>;
   // Shared memory that leaves room for bps blocks and no more (0: as many as registers allow).
   const std::size_t smem =
       bps >= 2048 / kThreads ? 0
@@ -269,10 +268,10 @@ void BM_CubSum(benchmark::State& state) {
 const long long kShapes[][2] = {{100000, 20}, {1000000, 20}, {3000000, 20}, {1000000, 1},
                                 {3000000, 1}, {10000000, 1}};
 
-template <int kUnroll, int kPrefetch>
+template <int kUnroll>
 void register_tile_sum(const std::string& name) {
   auto* b = benchmark::RegisterBenchmark(("read_floor/" + name).c_str(),
-                                         BM_TileSum<kUnroll, kPrefetch>);
+                                         BM_TileSum<kUnroll>);
   b->ArgNames({"dim", "rows", "bps", "pdl"})->UseManualTime()->Unit(benchmark::kMicrosecond);
   for (const auto& shape : kShapes)
     for (int bps : {2, 3, 4, 8})
@@ -280,11 +279,8 @@ void register_tile_sum(const std::string& name) {
 }
 
 void register_all() {
-  register_tile_sum<1, 0>("u1_p0");
-  register_tile_sum<2, 0>("u2_p0");
-  register_tile_sum<1, 2>("u1_p2");
-  register_tile_sum<1, 4>("u1_p4");
-  register_tile_sum<1, 8>("u1_p8");
+  register_tile_sum<1>("unroll1");
+  register_tile_sum<2>("unroll2");
   auto* cub = benchmark::RegisterBenchmark("read_floor/cub_sum", BM_CubSum);
   cub->ArgNames({"dim", "rows"})->UseManualTime()->Unit(benchmark::kMicrosecond);
   for (const auto& shape : kShapes) cub->Args({shape[0], shape[1]});
