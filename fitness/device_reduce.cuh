@@ -222,25 +222,15 @@ __global__ void __launch_bounds__(kThreads)
   Dim end_tile = first_tile + shape.tiles_per_warp;
   if (end_tile > tiles) end_tile = tiles;
 
-  // The tile's genes at jm of the rows, n of them (fewer at a slice's end), produced into out.
-  auto produce_tile = [&](Dim tile, double (&out)[kVec]) {
-    const Dim jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;
-    const Dim left = mem_end - jm;
-    const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
-    if (n > 0) op.produce(row, jm, n, out, rng);
-    return n;
-  };
-  // Software-pipelined: the next tile is produced (its loads issued) before this tile's values
-  // enter the partial, so that a warp's arithmetic runs while its next loads are in flight.
-  // Tiles are still produced, and accumulated, in order: the bits are the plain loop's.
   Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
   Partial lane_partial{};  // unordered: this lane's own sum
-  double v[kVec];
-  int n = first_tile < end_tile ? produce_tile(first_tile, v) : 0;
   for (Dim tile = first_tile; tile < end_tile; ++tile) {
-    double next[kVec];
-    const int next_n = tile + 1 < end_tile ? produce_tile(tile + 1, next) : 0;
-    const Dim j0 = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec + gene_base;
+    const Dim jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;  // in the rows
+    const Dim j0 = jm + gene_base;  // the problem's gene index: the term's
+    double v[kVec];
+    const Dim left = mem_end - jm;
+    const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
+    if (n > 0) op.produce(row, jm, n, v, rng);
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
       #pragma unroll
@@ -254,10 +244,6 @@ __global__ void __launch_bounds__(kThreads)
       for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
         if (k < n) term.accumulate(lane_partial, v[k], j0 + k, row);
     }
-    #pragma unroll
-    for (int k = 0; k < kVec; ++k)
-      if (k < next_n) v[k] = next[k];
-    n = next_n;
   }
   if (Op::kUsesRng && op.stores_rng()) rng_out[thread_id] = rng;
   if constexpr (!Partial::kOrdered) warp_partial = warp_reduce_ordered(lane_partial);
