@@ -12,7 +12,7 @@
 #        CEC_DEADLINE (seconds after the suite's start: the table starts no run after it),
 #        CEC_RUNS (a folder of earlier runs/ of the same table, copied in first: it resumes)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-gpu-suite-out}
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
@@ -43,10 +43,13 @@ if [ -n "${CEC_DIMS:-}" ]; then
   deadline=0
   [ -z "${CEC_DEADLINE:-}" ] || deadline=$((CEC_DEADLINE - SECONDS > 1 ? CEC_DEADLINE - SECONDS : 1))
   # shellcheck disable=SC2086  # CEC_DIMS is a list of dimensions
-  python3 bench/cec2010_table.py --chainsaw ./build/chainsaw --dims $CEC_DIMS --evals "$evals" \
+  if python3 bench/cec2010_table.py --chainsaw ./build/chainsaw --dims $CEC_DIMS --evals "$evals" \
     --seeds "${SEEDS:-10}" --backend cuda --deadline "$deadline" --out "$out/cec2010" \
-    > "$out/cec2010.log" 2>&1 &&
-    cat "$out/cec2010/cec2010.md" || tail -5 "$out/cec2010.log"
+    > "$out/cec2010.log" 2>&1; then
+    cat "$out/cec2010/cec2010.md"
+  else
+    tail -5 "$out/cec2010.log"
+  fi
 fi
 
 for d in "${dims[@]}"; do
@@ -69,9 +72,9 @@ if [ "${CHECKPOINT:-1}" != 0 ]; then
   grep -E '^BM_' "$out/bench_checkpoint.log"
   # run N + resume to 2N against run 2N, through the CLI on the GPU.
   ck=${CHECKPOINT_DIR:-/tmp}/chainsaw_resume_check.h5
-  common="run --function rastrigin --dim 1000000 --seed 4 --backend cuda --quiet"
-  ./build/chainsaw $common --evals 40000 --output "$out/ck_whole.json" &&
-  ./build/chainsaw $common --evals 21111 --checkpoint "$ck" --output "$out/ck_part.json" &&
+  common=(run --function rastrigin --dim 1000000 --seed 4 --backend cuda --quiet)
+  ./build/chainsaw "${common[@]}" --evals 40000 --output "$out/ck_whole.json" &&
+  ./build/chainsaw "${common[@]}" --evals 21111 --checkpoint "$ck" --output "$out/ck_part.json" &&
   ./build/chainsaw inspect "$ck" > "$out/ck_inspect.txt" &&
   ./build/chainsaw resume "$ck" --evals 40000 --quiet --output "$out/ck_resumed.json"
   python3 - "$out" <<'PY'
