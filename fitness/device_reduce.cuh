@@ -82,9 +82,10 @@ struct FitnessTerm {  // the value is a gene; the term is the function's, on z =
   static constexpr bool kSliceable = !std::is_same_v<Fn, GenesOnly>;  // not CEC 2010's genes
   Shift shift;
   __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
+  // The value is a gene, widened (every operation that pairs with a FitnessTerm produces one).
   __device__ void accumulate(Partial& p, double value, Dim j, int) const {
     if constexpr (!std::is_same_v<Fn, GenesOnly>)  // GenesOnly: the genes are only made
-      Fn::accumulate(p, shifted_gene(static_cast<real_t>(value), shift, j), j + 1);
+      Fn::accumulate(p, shifted_gene(value, shift, j), j + 1);
   }
 };
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares
