@@ -305,6 +305,23 @@ TEST(Shift, EveryOptimumCoordinateIsAFloatAndItsDoubleValueIsExact) {
   }
 }
 
+// The GPU makes o_j as grid_point(2^52 + m) (one fused multiply-add, m's double from its bits):
+// that must be first + step * m exactly, at every level of every function's grid.
+TEST(Shift, TheGpusFusedGridPointIsExactAtEveryLevel) {
+  for (const char* name : test::kAllFunctions) {
+    for (std::uint64_t seed : {1ULL, 3ULL}) {
+      const Shift shift = Problem::make(name, 10, seed).shift;
+      ASSERT_GE(shift.levels, 1000u) << name;
+      ASSERT_LE(shift.levels, 1u << 24) << name;
+      for (std::uint32_t m = 0; m < shift.levels; ++m) {
+        const double exact = shift.first + shift.step * static_cast<double>(m);
+        ASSERT_EQ(shift.grid_point(0x1.0p52 + static_cast<double>(m)), exact)
+            << name << ", seed " << seed << ", m = " << m;
+      }
+    }
+  }
+}
+
 // Another problem seed gives another set of o_j values, not the same values in another order.
 TEST(Shift, SeedsGiveDifferentSetsOfOptimumCoordinates) {
   constexpr Dim kDim = 1 << 16;
