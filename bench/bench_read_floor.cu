@@ -24,13 +24,14 @@
 #include "bench_support.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
+#include "fitness/device_reduce.cuh"
 
 namespace {
 
 using namespace chainsaw;
 
-constexpr int kThreads = 256;
-constexpr int kWarps = kThreads / 32;
+constexpr int kThreads = device::kThreads;
+constexpr int kWarps = device::kWarps;
 constexpr int kLaneFloats = 8;  // 32 bytes: two float4 loads
 constexpr int kTile = 32 * kLaneFloats;
 constexpr int kLaunches = 50;
@@ -55,11 +56,7 @@ template <int kUnroll>
 __global__ void __launch_bounds__(kThreads)
     tile_sum_kernel(const float* rows, Shape s, double* partials, unsigned* tickets,
                     double* out) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // Without the programmatic launch attribute both are no-ops.
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;");
-#endif
+  device::await_previous_grid_and_release_next();  // the engine's kernels' first step
   extern __shared__ unsigned char occupancy_ballast[];  // only its size matters
   (void)occupancy_ballast;
   const float* row = rows + blockIdx.y * s.pitch;
@@ -132,28 +129,17 @@ struct Rows {
   double bytes() const { return static_cast<double>(dim) * count * sizeof(float); }
 };
 
-struct Timed {
-  cudaEvent_t start{}, stop{};
-  Timed() {
-    CHAINSAW_CUDA_TRY(cudaEventCreate(&start));
-    CHAINSAW_CUDA_TRY(cudaEventCreate(&stop));
-  }
-  ~Timed() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  template <class Launch>
-  double seconds_per_launch(cudaStream_t stream, Launch&& launch) {
-    launch();  // warm-up
-    CHAINSAW_CUDA_TRY(cudaEventRecord(start, stream));
-    for (int i = 0; i < kLaunches; ++i) launch();
-    CHAINSAW_CUDA_TRY(cudaEventRecord(stop, stream));
-    CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop));
-    float ms = 0.0f;
-    CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
-    return 1e-3 * ms;
-  }
-};
+// Seconds of kLaunches back-to-back launches on `stream` (after one to warm up).
+template <class Launch>
+double seconds_of_launches(cudaStream_t stream, Launch&& launch) {
+  const CudaEvent start, stop;
+  launch();
+  CHAINSAW_CUDA_TRY(cudaEventRecord(start.get(), stream));
+  for (int i = 0; i < kLaunches; ++i) launch();
+  CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), stream));
+  CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
+  return elapsed_seconds(start, stop);
+}
 
 // An iteration is kLaunches launches (its manual time is theirs, so that --benchmark_min_time
 // bounds the wall time); the counters are per launch.
@@ -216,10 +202,9 @@ void BM_TileSum(benchmark::State& state) {
   config.stream = stream.get();
   config.attrs = &attribute;
   config.numAttrs = 1;
-  Timed timer;
   double seconds = 0.0;
   for (auto _ : state) {
-    const double t = timer.seconds_per_launch(stream.get(), [&] {
+    const double t = seconds_of_launches(stream.get(), [&] {
       CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, static_cast<const float*>(data.genes.data()),
                                            s, data.partials.data(), data.tickets.data(),
                                            data.out.data()));
@@ -251,10 +236,9 @@ void BM_CubSum(benchmark::State& state) {
   CHAINSAW_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, temp_bytes, in.data(), out.data(), n));
   DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
   CudaStream stream;
-  Timed timer;
   double seconds = 0.0;
   for (auto _ : state) {
-    const double t = timer.seconds_per_launch(stream.get(), [&] {
+    const double t = seconds_of_launches(stream.get(), [&] {
       CHAINSAW_CUDA_TRY(cub::DeviceReduce::Sum(temp.data(), temp_bytes, in.data(), out.data(), n,
                                                stream.get()));
     });

@@ -26,21 +26,15 @@ inline double device_copy_bandwidth() {
     const std::size_t bytes = std::size_t{1} << 30;
     DeviceBuffer<unsigned char> a(bytes), b(bytes);
     CHAINSAW_CUDA_TRY(cudaMemset(a.data(), 1, bytes));
-    cudaEvent_t start, stop;
-    CHAINSAW_CUDA_TRY(cudaEventCreate(&start));
-    CHAINSAW_CUDA_TRY(cudaEventCreate(&stop));
+    const CudaEvent start, stop;
     CHAINSAW_CUDA_TRY(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
     const int reps = 20;
-    CHAINSAW_CUDA_TRY(cudaEventRecord(start));
+    CHAINSAW_CUDA_TRY(cudaEventRecord(start.get()));
     for (int r = 0; r < reps; ++r)
       CHAINSAW_CUDA_TRY(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
-    CHAINSAW_CUDA_TRY(cudaEventRecord(stop));
-    CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    return 2.0 * bytes * reps / (ms * 1e-3);
+    CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get()));
+    CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
+    return 2.0 * bytes * reps / elapsed_seconds(start, stop);
   }();
   return bandwidth;
 }

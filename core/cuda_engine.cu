@@ -166,28 +166,6 @@ std::size_t external_device_bytes(const Problem& problem, int max_rows) {
          static_cast<std::size_t>(max_rows) * sizeof(double) + sizeof(unsigned long long);
 }
 
-class CudaEvent {
- public:
-  CudaEvent() { CHAINSAW_CUDA_TRY(cudaEventCreate(&event_)); }
-  ~CudaEvent() {
-    if (event_) cudaEventDestroy(event_);
-  }
-  CudaEvent(CudaEvent&& other) noexcept : event_(other.event_) { other.event_ = nullptr; }
-  CudaEvent& operator=(CudaEvent&&) = delete;
-  CudaEvent(const CudaEvent&) = delete;
-  CudaEvent& operator=(const CudaEvent&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
-
-double elapsed_seconds(const CudaEvent& start, const CudaEvent& stop) {
-  float ms = 0.0f;
-  CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-  return 1e-3 * static_cast<double>(ms);
-}
-
 // --profile on the GPU. The engine's work comes in windows: what it enqueues between two host
 // syncs. A window is timed by the host clock, from its first mark to the return of the sync that
 // waits for it: the GPU idles at both ends (the host was waiting before, and decides after), so

@@ -1,5 +1,6 @@
-// RAII owners of CUDA memory: every device or pinned allocation in chainsaw has one, so no
-// cudaMalloc/cudaFree pair appears in algorithm code and nothing leaks on an exception.
+// RAII owners of CUDA memory, streams and events: every device or pinned allocation in chainsaw
+// has one, so no cudaMalloc/cudaFree pair appears in algorithm code and nothing leaks on an
+// exception.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -72,5 +73,28 @@ class CudaStream {
  private:
   cudaStream_t stream_ = nullptr;
 };
+
+// An event owned by its creator; elapsed_seconds times the work between two of them.
+class CudaEvent {
+ public:
+  CudaEvent() { CHAINSAW_CUDA_TRY(cudaEventCreate(&event_)); }
+  ~CudaEvent() {
+    if (event_) cudaEventDestroy(event_);
+  }
+  CudaEvent(CudaEvent&& other) noexcept : event_(other.event_) { other.event_ = nullptr; }
+  CudaEvent& operator=(CudaEvent&&) = delete;
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+inline double elapsed_seconds(const CudaEvent& start, const CudaEvent& stop) {
+  float ms = 0.0f;
+  CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return 1e-3 * static_cast<double>(ms);
+}
 
 }  // namespace chainsaw
