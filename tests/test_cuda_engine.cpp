@@ -86,6 +86,36 @@ TEST(CudaFitness, BitIdenticalRunAfterRun) {
   EXPECT_NEAR(first, evaluate_host(problem, x.data()), 1e-6 * std::fabs(first));
 }
 
+// A batched evaluation reduces 4 rows per block (row groups, fitness/device_reduce.cuh): 23
+// slots are 5 full groups and a group of 3, and the 23 > batch rows take a second wave. Every
+// row must equal the float64 host value, and its lone evaluation to the bit: a row's reduction
+// tree does not depend on the rows it is grouped with.
+TEST(CudaFitness, ABatchOfSlotsEqualsTheHostAndEachLoneEvaluation) {
+  REQUIRE_GPU();
+  const Dim dim = 100003;
+  for (const auto& info : all_functions()) {
+    const Problem problem = Problem::make(info.name, dim, 6);
+    CudaEngine engine(small_config(info.name, dim), problem);
+    std::vector<int> slots;
+    std::vector<double> ref;
+    for (int slot = 0; slot < 23; ++slot) {
+      const auto x = random_genes(problem, 500 + slot);
+      engine.write_genes(slot, x.data());
+      slots.push_back(slot);
+      ref.push_back(evaluate_host(problem, x.data()));
+    }
+    std::vector<double> batch(slots.size(), std::numeric_limits<double>::quiet_NaN());
+    engine.evaluate(slots, batch.data());
+    for (size_t i = 0; i < slots.size(); ++i) {
+      EXPECT_NEAR(batch[i], ref[i], 1e-6 * std::fabs(ref[i])) << info.name << " slot " << i;
+      double lone = std::numeric_limits<double>::quiet_NaN();
+      engine.evaluate({slots[i]}, &lone);
+      EXPECT_EQ(batch[i], lone) << info.name << " slot " << i;
+      EXPECT_EQ(engine.fitness(slots[i]), lone) << info.name << " slot " << i;
+    }
+  }
+}
+
 TEST(CudaCrossover, ChildrenAreWrittenInsideBlxBoundsWithTheirFitness) {
   REQUIRE_GPU();
   const Dim dim = 10007;
@@ -156,11 +186,11 @@ TEST(CudaDistances, EqualHostDistancesForAWholeBatch) {
     engine.write_genes(s, xs.back().data());
   }
   std::vector<int> from, to;
-  for (int i = 0; i < 60; ++i) {
+  for (int i = 0; i < 61; ++i) {  // row groups of 4: the last one holds a single pair
     from.push_back(i % 10);
     to.push_back((i * 7 + 3) % 10);
   }
-  std::vector<double> d(from.size());
+  std::vector<double> d(from.size(), std::numeric_limits<double>::quiet_NaN());
   engine.distances(from.data(), to.data(), static_cast<int>(from.size()), d.data());
   for (size_t i = 0; i < from.size(); ++i) {
     double ref = 0.0;
