@@ -288,16 +288,21 @@ __global__ void __launch_bounds__(kThreads)
       else return gene_context(term, j0 + k);
     };
     #pragma unroll
+    // Every row's values first, so that a group's loads are all in flight together, then their
+    // terms. A short last group reads its last row again for the rows it lacks, unreduced.
+    double v[kRows][kVec];
+    #pragma unroll
+    for (int r = 0; r < kRows; ++r)
+      if (n > 0) op.produce(first_row + min(r, rows_here - 1), jm, n, v[r], rng);
+    #pragma unroll
     for (int r = 0; r < kRows; ++r) {
       if (r >= rows_here) break;  // uniform over the block
       const int row = first_row + r;
-      double v[kVec];
-      if (n > 0) op.produce(row, jm, n, v, rng);
       if constexpr (Partial::kOrdered) {
         Partial tile_partial{};
         #pragma unroll
         for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-          if (k < n) accumulate_gene(term, tile_partial, v[k], context(k), j0 + k, row);
+          if (k < n) accumulate_gene(term, tile_partial, v[r][k], context(k), j0 + k, row);
         tile_partial = warp_reduce_ordered(tile_partial);
         if (lane == 0)
           warp_partial[r] =
@@ -305,7 +310,7 @@ __global__ void __launch_bounds__(kThreads)
       } else {
         #pragma unroll
         for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-          if (k < n) accumulate_gene(term, lane_partial[r], v[k], context(k), j0 + k, row);
+          if (k < n) accumulate_gene(term, lane_partial[r], v[r][k], context(k), j0 + k, row);
       }
     }
   }
