@@ -40,7 +40,6 @@ struct LaunchPlan {
   int rng_rows = 1;      // rows of launches that draw random numbers
   ReduceShape single;    // one individual
   ReduceShape batched;   // per row of a batch
-  ReduceShape grouped;   // per row group of a batch (operations without random numbers)
   std::size_t rng_states = 0;
   std::size_t partial_slots = 0;  // block partials: rows x blocks
 
@@ -53,9 +52,6 @@ struct LaunchPlan {
     p.single = ReduceShape::make(dim, sm_count * blocks_per_sm);
     const int batch_blocks = std::max(1, sm_count * blocks_per_sm / std::max(1, config.batch));
     p.batched = ReduceShape::make(dim, batch_blocks);
-    const int group_blocks = std::max(
-        1, sm_count * blocks_per_sm / device::row_groups(p.batch, device::kGroupedRows));
-    p.grouped = ReduceShape::make(dim, group_blocks);
     p.rng_rows = std::max(config.population_size, config.batch);
     p.max_rows = std::max({config.population_size, config.batch,
                            config.batch * config.nam_candidates});
@@ -64,7 +60,7 @@ struct LaunchPlan {
                        static_cast<long long>(p.single.blocks_x))) *
                    kThreads;
     p.partial_slots = static_cast<std::size_t>(std::max(
-        static_cast<long long>(p.max_rows) * std::max(p.batched.blocks_x, p.grouped.blocks_x),
+        static_cast<long long>(p.max_rows) * p.batched.blocks_x,
         static_cast<long long>(p.single.blocks_x)));
     return p;
   }

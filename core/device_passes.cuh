@@ -126,14 +126,11 @@ auto reduce_kernel(const PassContext& c) {
 }
 
 // One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
-// (measured: 1.58 waves cost the 3e6-D evaluation 40% of its time). A batch spreads its row
-// groups (rows_per_block rows each) over the wave.
-inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_per_sm,
-                                int rows_per_block = 1) {
+// (measured: 1.58 waves cost the 3e6-D evaluation 40% of its time).
+inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_per_sm) {
   const int wave = c.sm_count * std::min(blocks_per_sm, 2048 / kThreads);
-  ReduceShape s = ReduceShape::make(
-      c.slice_genes,
-      spread == Spread::kOneRow ? wave : std::max(1, wave / row_groups(c.batch, rows_per_block)));
+  ReduceShape s = ReduceShape::make(c.slice_genes,
+                                    spread == Spread::kOneRow ? wave : std::max(1, wave / c.batch));
   s.dim = c.dim;
   s.first_slice = c.first_slice;
   s.gene_base = c.gene_base;
@@ -150,15 +147,12 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
   CHAINSAW_EXPECTS(rows >= 1 && rows <= c.max_rows, "batched launch exceeds its rows");
   int blocks = blocks_per_sm<Term, Op>(c);
   if (blocks_cap > 0) blocks = std::min(blocks, blocks_cap);
-  constexpr int kRowsPerBlock = RowsPerBlock<Op>::value;
-  ReduceShape s = launch_shape(c, spread, blocks, kRowsPerBlock);
-  s.rows = rows;
+  ReduceShape s = launch_shape(c, spread, blocks);
   // Sharded: every rank reduces its slice, the partials are exchanged, and each rank finishes
   // the rows alike. Element-wise passes (NoTerm) reduce nothing and finish on their own.
   using Partial = typename Term::Partial;
   s.deferred = c.collective != nullptr && !std::is_same_v<Term, NoTerm>;
-  const dim3 grid(static_cast<unsigned>(s.blocks_x * c.slices),
-                  static_cast<unsigned>(row_groups(rows, kRowsPerBlock)));
+  const dim3 grid(static_cast<unsigned>(s.blocks_x * c.slices), static_cast<unsigned>(rows));
   const auto kernel = reduce_kernel<Term, Op>(c);
   cudaLaunchAttribute programmatic{};
   programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;

@@ -14,16 +14,13 @@
 // cuRAND state from rng_in and, if asked, stores the advanced one to rng_out),
 // produce(row, j0, n, v, rng) filling v[0..n) with
 // the values to reduce for genes j0..j0+n (and writing whatever genes it makes), and
-// finish(row, term, partial) run by one thread once the row is reduced. An operation that draws
-// no random numbers may set kRowsPerBlock: a block then reduces that many consecutive rows over
-// the same genes (a row group), each gene's context (o_j) made once for all of them.
+// finish(row, term, partial) run by one thread once the row is reduced.
 #pragma once
 
 #include <cuda_runtime.h>
 #include <curand_kernel.h>
 
 #include <type_traits>
-#include <utility>
 
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
@@ -52,7 +49,6 @@ struct ReduceShape {
   int blocks_x = 1;          // blocks per slice and row
   Dim tiles_per_warp = 1;
   int first_slice = 0;       // the launch's first slice (a sharded rank's own)
-  int rows = 1;              // the launch's rows (grid.y: row groups of the op's rows per block)
   Dim gene_base = 0;         // the engine's first gene
   std::size_t rng_stride = 0;  // RNG states from one slice's to the next
   bool deferred = false;     // the rows' results come from finish_rows_kernel, after an exchange
@@ -80,20 +76,16 @@ __device__ double function_value(const typename Fn::Partial& p, Dim dim) {
 }
 
 // Terms: how a produced value (for gene j of the launch's row) enters the partial.
-// A term may have a gene context: what its accumulate() needs of gene j besides the value,
-// the same for every row (o_j). The kernel makes it once per gene for all rows of a row group.
 template <class Fn>
 struct FitnessTerm {  // the value is a gene; the term is the function's, on z = x - o
   using Partial = typename Fn::Partial;
   static constexpr bool kSliceable = !std::is_same_v<Fn, GenesOnly>;  // not CEC 2010's genes
   Shift shift;
   __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
-  __device__ double gene_context(Dim j) const { return shift.value(j); }
-  // The value is a gene, widened (every operation that pairs with a FitnessTerm produces one);
-  // z = x - o_j as shifted_gene makes it.
-  __device__ void accumulate(Partial& p, double value, double o, Dim j, int) const {
+  // The value is a gene, widened (every operation that pairs with a FitnessTerm produces one).
+  __device__ void accumulate(Partial& p, double value, Dim j, int) const {
     if constexpr (!std::is_same_v<Fn, GenesOnly>)  // GenesOnly: the genes are only made
-      Fn::accumulate(p, value - o, j + 1);
+      Fn::accumulate(p, shifted_gene(value, shift, j), j + 1);
   }
 };
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares
@@ -106,37 +98,6 @@ struct NoTerm {  // element-wise operations that only need the "last block" hook
   static constexpr bool kSliceable = true;
   __device__ void accumulate(Partial&, double, Dim, int) const {}
 };
-struct NoGeneContext {};
-template <class Term, class = void>
-struct HasGeneContext : std::false_type {};
-template <class Term>
-struct HasGeneContext<Term, std::void_t<decltype(std::declval<const Term&>().gene_context(Dim{}))>>
-    : std::true_type {};
-template <class Term>
-__device__ auto gene_context(const Term& term, Dim j) {
-  if constexpr (HasGeneContext<Term>::value) return term.gene_context(j);
-  else return NoGeneContext{};
-}
-template <class Term, class Context>
-__device__ void accumulate_gene(const Term& term, typename Term::Partial& p, double value,
-                                const Context& context, Dim j, int row) {
-  if constexpr (HasGeneContext<Term>::value) term.accumulate(p, value, context, j, row);
-  else term.accumulate(p, value, j, row);
-}
-
-// Rows of an operation a block reduces together (kRowsPerBlock, default 1).
-template <class Op, class = void>
-struct RowsPerBlock : std::integral_constant<int, 1> {};
-template <class Op>
-struct RowsPerBlock<Op, std::void_t<decltype(Op::kRowsPerBlock)>>
-    : std::integral_constant<int, Op::kRowsPerBlock> {};
-// What operations that read stored genes take: 4 rows share each o_j's hash (a quarter of the
-// per-gene arithmetic) and put four rows' loads in flight per warp. A batch of 20 is 5 groups.
-inline constexpr int kGroupedRows = 4;
-inline int row_groups(int rows, int rows_per_block) {
-  return (rows + rows_per_block - 1) / rows_per_block;
-}
-
 template <class Partial>
 __device__ Partial shuffle_down(const Partial& p, int offset) {
   static_assert(sizeof(Partial) % sizeof(double) == 0, "partials are made of doubles");
@@ -230,15 +191,10 @@ __global__ void __launch_bounds__(kThreads)
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {
   using Partial = typename Term::Partial;
-  constexpr int kRows = RowsPerBlock<Op>::value;
-  static_assert(kRows == 1 || !Op::kUsesRng, "a thread's random stream serves one row");
   await_previous_grid_and_release_next();
   if (!op.active()) return;
 
-  // Block row group blockIdx.y holds rows [first_row, first_row + rows_here).
-  const int group = blockIdx.y;
-  const int first_row = group * kRows;
-  const int rows_here = kRows == 1 ? 1 : min(kRows, shape.rows - first_row);
+  const int row = blockIdx.y;
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x & 31;
   constexpr bool kSliced = kLayout != kWholeRows;
@@ -257,8 +213,8 @@ __global__ void __launch_bounds__(kThreads)
                                                                     : mem_first + shape.slice_genes;
   const std::size_t thread_id =
       kSeveral ? local_slice * shape.rng_stride +
-                    (static_cast<std::size_t>(group) * shape.blocks_x + block) * kThreads + threadIdx.x
-              : (static_cast<std::size_t>(group) * gridDim.x + blockIdx.x) * kThreads + threadIdx.x;
+                    (static_cast<std::size_t>(row) * shape.blocks_x + block) * kThreads + threadIdx.x
+              : (static_cast<std::size_t>(row) * gridDim.x + blockIdx.x) * kThreads + threadIdx.x;
   curandState rng;
   if (Op::kUsesRng) rng = rng_in[thread_id];
 
@@ -267,106 +223,60 @@ __global__ void __launch_bounds__(kThreads)
   Dim end_tile = first_tile + shape.tiles_per_warp;
   if (end_tile > tiles) end_tile = tiles;
 
-  Partial warp_partial[kRows] = {};  // ordered: the running combination of this warp's tiles (lane 0)
-  Partial lane_partial[kRows] = {};  // unordered: this lane's own sum
+  Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
+  Partial lane_partial{};  // unordered: this lane's own sum
   for (Dim tile = first_tile; tile < end_tile; ++tile) {
     const Dim jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;  // in the rows
     const Dim j0 = jm + gene_base;  // the problem's gene index: the term's
+    double v[kVec];
     const Dim left = mem_end - jm;
     const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
-    // A row group makes each gene's context once, before its rows; a lone row makes it where
-    // it is used, which keeps it out of registers across the loads.
-    constexpr bool kShareContext = kRows > 1;
-    decltype(gene_context(term, j0)) shared_context[kShareContext ? kVec : 1];
-    if constexpr (kShareContext) {
+    if (n > 0) op.produce(row, jm, n, v, rng);
+    if constexpr (Partial::kOrdered) {
+      Partial tile_partial{};
       #pragma unroll
-      for (int k = 0; k < kVec; ++k)
-        if (k < n) shared_context[k] = gene_context(term, j0 + k);
-    }
-    const auto context = [&](int k) {
-      if constexpr (kShareContext) return shared_context[k];
-      else return gene_context(term, j0 + k);
-    };
-    #pragma unroll
-    // Every row's values first, so that a group's loads are all in flight together, then their
-    // terms. A short last group reads its last row again for the rows it lacks, unreduced.
-    double v[kRows][kVec];
-    #pragma unroll
-    for (int r = 0; r < kRows; ++r)
-      if (n > 0) op.produce(first_row + min(r, rows_here - 1), jm, n, v[r], rng);
-    #pragma unroll
-    for (int r = 0; r < kRows; ++r) {
-      if (r >= rows_here) break;  // uniform over the block
-      const int row = first_row + r;
-      if constexpr (Partial::kOrdered) {
-        Partial tile_partial{};
-        #pragma unroll
-        for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-          if (k < n) accumulate_gene(term, tile_partial, v[r][k], context(k), j0 + k, row);
-        tile_partial = warp_reduce_ordered(tile_partial);
-        if (lane == 0)
-          warp_partial[r] =
-              tile == first_tile ? tile_partial : Partial::combine(warp_partial[r], tile_partial);
-      } else {
-        #pragma unroll
-        for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-          if (k < n) accumulate_gene(term, lane_partial[r], v[r][k], context(k), j0 + k, row);
-      }
+      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+        if (k < n) term.accumulate(tile_partial, v[k], j0 + k, row);
+      tile_partial = warp_reduce_ordered(tile_partial);
+      if (lane == 0)
+        warp_partial = tile == first_tile ? tile_partial : Partial::combine(warp_partial, tile_partial);
+    } else {
+      #pragma unroll
+      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+        if (k < n) term.accumulate(lane_partial, v[k], j0 + k, row);
     }
   }
   if (Op::kUsesRng && op.stores_rng()) rng_out[thread_id] = rng;
+  if constexpr (!Partial::kOrdered) warp_partial = warp_reduce_ordered(lane_partial);
 
-  __shared__ Partial warp_results[kRows][kWarps];
+  __shared__ Partial warp_results[kWarps];
   __shared__ Partial scratch[kWarps];
   __shared__ bool is_last;
-  #pragma unroll
-  for (int r = 0; r < kRows; ++r) {
-    if (r >= rows_here) break;
-    if constexpr (!Partial::kOrdered) warp_partial[r] = warp_reduce_ordered(lane_partial[r]);
-    if (lane == 0) warp_results[r][warp] = warp_partial[r];
-  }
+  if (lane == 0) warp_results[warp] = warp_partial;
   __syncthreads();
-  Partial block_partial[kRows];
-  #pragma unroll
-  for (int r = 0; r < kRows; ++r) {
-    if (r >= rows_here) break;
-    block_partial[r] = block_reduce_ordered(ContiguousItems<Partial>{warp_results[r]}, kWarps, scratch);
-    if (kRows > 1) __syncthreads();  // scratch is reused by the next row
-  }
-  // Row r's block partials: row * gridDim.x + blockIdx.x.
-  const auto row_partials = [&](int r) {
-    return block_partials + static_cast<std::size_t>(first_row + r) * gridDim.x;
-  };
-  const auto store_block_partials = [&] {
-    #pragma unroll
-    for (int r = 0; r < kRows; ++r)
-      if (r < rows_here) row_partials(r)[blockIdx.x] = block_partial[r];
-  };
+  Partial block_partial =
+      block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
+  Partial* row_partials = block_partials + static_cast<std::size_t>(row) * gridDim.x;
   if constexpr (kSliced) {
     if (shape.deferred) {  // the rows are finished once every rank's partials are here
-      if (threadIdx.x == 0) store_block_partials();
+      if (threadIdx.x == 0) row_partials[blockIdx.x] = block_partial;
       return;
     }
   }
   if (threadIdx.x == 0) {
-    store_block_partials();
-    __threadfence();  // publish the partials before taking a ticket
-    is_last = atomicAdd(&tickets[group], 1u) == gridDim.x - 1;
+    row_partials[blockIdx.x] = block_partial;
+    __threadfence();  // publish the partial before taking a ticket
+    is_last = atomicAdd(&tickets[row], 1u) == gridDim.x - 1;
   }
   __syncthreads();
   if (!is_last) return;
   __threadfence();  // see every other block's partial
   __syncthreads();
-  #pragma unroll
-  for (int r = 0; r < kRows; ++r) {
-    if (r >= rows_here) break;
-    const Partial total = block_reduce_ordered(ContiguousItems<Partial>{row_partials(r)},
-                                               static_cast<int>(gridDim.x), scratch);
-    if (threadIdx.x == 0) {
-      if (r == 0) tickets[group] = 0;  // ready for the next launch
-      op.finish(first_row + r, term, total);
-    }
-    if (kRows > 1) __syncthreads();  // scratch is reused by the next row
+  const Partial total = block_reduce_ordered(ContiguousItems<Partial>{row_partials},
+                                             static_cast<int>(gridDim.x), scratch);
+  if (threadIdx.x == 0) {
+    tickets[row] = 0;  // ready for the next launch
+    op.finish(row, term, total);
   }
 }
 

@@ -154,7 +154,6 @@ struct CrossoverOp {
 // f of stored slots (after a host write).
 struct EvaluateOp {
   static constexpr bool kUsesRng = false;
-  static constexpr int kRowsPerBlock = kGroupedRows;
   __device__ bool stores_rng() const { return false; }
   const real_t* genes;
   Dim pitch;
@@ -177,7 +176,6 @@ struct EvaluateOp {
 // Euclidean distance between slots from[row] and to[row] (NAM), all pairs of a batch at once.
 struct DistanceOp {
   static constexpr bool kUsesRng = false;
-  static constexpr int kRowsPerBlock = kGroupedRows;
   __device__ bool stores_rng() const { return false; }
   const real_t* genes;
   Dim pitch;

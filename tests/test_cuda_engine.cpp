@@ -86,10 +86,9 @@ TEST(CudaFitness, BitIdenticalRunAfterRun) {
   EXPECT_NEAR(first, evaluate_host(problem, x.data()), 1e-6 * std::fabs(first));
 }
 
-// A batched evaluation reduces 4 rows per block (row groups, fitness/device_reduce.cuh): 23
-// slots are 5 full groups and a group of 3, and the 23 > batch rows take a second wave. Every
-// row must equal the float64 host value, and its lone evaluation to the bit: a row's reduction
-// tree does not depend on the rows it is grouped with.
+// A batched evaluation of 23 slots (more rows than the batch its launch shape is spread for, so
+// a second wave). Every row must equal the float64 host value, and its lone evaluation to the
+// bit: a row's reduction tree depends on the batch size, not on the rows launched with it.
 TEST(CudaFitness, ABatchOfSlotsEqualsTheHostAndEachLoneEvaluation) {
   REQUIRE_GPU();
   const Dim dim = 100003;
@@ -186,7 +185,7 @@ TEST(CudaDistances, EqualHostDistancesForAWholeBatch) {
     engine.write_genes(s, xs.back().data());
   }
   std::vector<int> from, to;
-  for (int i = 0; i < 61; ++i) {  // row groups of 4: the last one holds a single pair
+  for (int i = 0; i < 61; ++i) {
     from.push_back(i % 10);
     to.push_back((i * 7 + 3) % 10);
   }
