@@ -132,13 +132,10 @@ struct Rows {
 // Seconds of kLaunches back-to-back launches on `stream` (after one to warm up).
 template <class Launch>
 double seconds_of_launches(cudaStream_t stream, Launch&& launch) {
-  const CudaEvent start, stop;
   launch();
-  CHAINSAW_CUDA_TRY(cudaEventRecord(start.get(), stream));
-  for (int i = 0; i < kLaunches; ++i) launch();
-  CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), stream));
-  CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
-  return elapsed_seconds(start, stop);
+  return stream_seconds(stream, [&] {
+    for (int i = 0; i < kLaunches; ++i) launch();
+  });
 }
 
 // An iteration is kLaunches launches (its manual time is theirs, so that --benchmark_min_time

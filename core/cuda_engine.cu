@@ -532,15 +532,13 @@ struct CudaEngine::Impl {
     iota_kernel<<<(capacity + 255) / 256, 256, 0, s>>>(slot_ids.data(), capacity);
     CHAINSAW_CUDA_CHECK_LAUNCH();
     const unsigned rng_blocks = static_cast<unsigned>((rng.size() + 255) / 256);
-    CudaEvent rng_start, rng_stop;  // two events once per run: kept whether or not it profiles
-    CHAINSAW_CUDA_TRY(cudaEventRecord(rng_start.get(), s));
-    init_rng_kernel<<<rng_blocks, 256, 0, s>>>(
-        rng.data(), rng.size(), static_cast<std::size_t>(layout.first) * launch.rng_states,
-        derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kCrossover)));
-    CHAINSAW_CUDA_CHECK_LAUNCH();
-    CHAINSAW_CUDA_TRY(cudaEventRecord(rng_stop.get(), s));
-    stream.synchronize();
-    rng_init_seconds = elapsed_seconds(rng_start, rng_stop);
+    // Timed once per run (two events), whether or not it profiles.
+    rng_init_seconds = stream_seconds(s, [&] {
+      init_rng_kernel<<<rng_blocks, 256, 0, s>>>(
+          rng.data(), rng.size(), static_cast<std::size_t>(layout.first) * launch.rng_states,
+          derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kCrossover)));
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+    });
   }
 
   // Every host wait of the engine: the profile's pending intervals are complete after it.
@@ -864,13 +862,11 @@ double CudaEngine::time_evaluation(const std::vector<int>& slots, int repetition
   const int rows = static_cast<int>(slots.size());
   CHAINSAW_EXPECTS(rows <= m.launch.max_rows, "more slots than a batched launch has rows");
   m.to_device(m.rows_a.data(), m.host_a, slots.data(), rows);
-  CudaEvent start, stop;
   m.launch_evaluation(slots.data(), rows);  // warm-up
-  CHAINSAW_CUDA_TRY(cudaEventRecord(start.get(), m.stream.get()));
-  for (int r = 0; r < repetitions; ++r) m.launch_evaluation(slots.data(), rows);
-  CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), m.stream.get()));
-  CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
-  return elapsed_seconds(start, stop) / repetitions;
+  return stream_seconds(m.stream.get(), [&] {
+           for (int r = 0; r < repetitions; ++r) m.launch_evaluation(slots.data(), rows);
+         }) /
+         repetitions;
 }
 
 void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {

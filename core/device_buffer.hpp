@@ -97,4 +97,15 @@ inline double elapsed_seconds(const CudaEvent& start, const CudaEvent& stop) {
   return 1e-3 * static_cast<double>(ms);
 }
 
+// GPU seconds of what `work` enqueues on `stream`, between two events; waits for it to finish.
+template <class Work>
+double stream_seconds(cudaStream_t stream, Work&& work) {
+  const CudaEvent start, stop;
+  CHAINSAW_CUDA_TRY(cudaEventRecord(start.get(), stream));
+  work();
+  CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), stream));
+  CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
+  return elapsed_seconds(start, stop);
+}
+
 }  // namespace chainsaw
