@@ -97,6 +97,13 @@ __global__ void external_sw_decide_kernel(bool forward, device::SwDeviceState* s
   device::sw_decide(forward, state, rankable_fitness(v));
 }
 
+// o_j of a paper function for every gene, made by the device's hash (the same floats as the
+// host's: CudaFitness.OptimumIsMinus330ForEveryFunction checks them bit for bit).
+__global__ void shift_values_kernel(Shift shift, Dim dim, real_t* o) {
+  const Dim j = static_cast<Dim>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j < dim) o[j] = shift(j);
+}
+
 __global__ void iota_kernel(int* out, int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) out[i] = i;
@@ -155,6 +162,17 @@ std::size_t cec2010_device_bytes(const Problem& problem, int max_rows) {
 bool gpu_evaluates_stored_vectors(const Problem& problem) {
   return problem.evaluates_stored_vectors() &&
          !(problem.is_external() && problem.external->device_passes);
+}
+
+// The passes that only read genes (evaluation, the distance to the optimum) read a paper
+// function's o from a device copy; the passes that make genes (initialisation, crossover,
+// Solis-Wets) hash it. Measured on the H100 (bench/results/2026-11-23-h100/session9): the copy
+// speeds a batch's evaluation at 1e6-3e6-D by 6-9% for the sum types, its rows sharing o in L2,
+// but slowed the making passes (3e6-D run: 19.2 -> 20.5 s): their own streams evict o, and
+// their random numbers already keep the GPU busy. A sharded rank hashes: its genes start at its
+// slice, and the copy would have to as well.
+bool reads_stored_shift(const Problem& problem, bool sharded) {
+  return !sharded && !problem.is_cec2010() && !problem.is_external();
 }
 
 // A user objective: the count of invalid values; a batch callback's also the Solis-Wets
@@ -338,7 +356,10 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   plan.rng_states = (held * launch.rng_states + (held - 1) * launch.rng_states +
                      static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
                     sizeof(curandState);
-  plan.scratch = cec2010_device_bytes(problem, launch.max_rows) +
+  plan.scratch = (reads_stored_shift(problem, sharded)
+                      ? static_cast<std::size_t>(problem.dim) * sizeof(real_t)
+                      : 0) +
+                 cec2010_device_bytes(problem, launch.max_rows) +
                  external_device_bytes(problem, launch.max_rows) +
                  (held + (sharded ? static_cast<std::size_t>(shard_ranks) : 0)) *
                      launch.partial_slots * sizeof(PrefixSquarePartial) +
@@ -411,6 +432,10 @@ struct CudaEngine::Impl {
   PinnedBuffer<int> host_a, host_b, host_order;
   PinnedBuffer<double> host_out;
   PinnedBuffer<device::SwDeviceState> host_sw;
+  // A paper function's o, read by the passes that only read genes (reads_stored_shift), and
+  // the shift those passes take: its values there, or the hashed one.
+  DeviceBuffer<real_t> stored_o;
+  Shift read_shift;
   // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes).
   DeviceBuffer<real_t> cec_o, candidate;
   DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
@@ -512,6 +537,14 @@ struct CudaEngine::Impl {
       cec_view.rotation = inst.rotation.empty() ? nullptr : cec_rotation.data();
       problem.shift.stored = cec_o.data();  // o for the distance to the optimum
     }
+    read_shift = problem.shift;
+    if (reads_stored_shift(p, comm != nullptr)) {
+      stored_o = DeviceBuffer<real_t>(static_cast<std::size_t>(dim));
+      shift_values_kernel<<<static_cast<unsigned>((dim + 255) / 256), 256, 0, s>>>(
+          problem.shift, dim, stored_o.data());
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+      read_shift.stored = stored_o.data();
+    }
     stored_evaluation = gpu_evaluates_stored_vectors(problem);
     if (problem.is_external() && problem.external->device_passes) {
       passes = problem.external->device_passes;
@@ -519,7 +552,7 @@ struct CudaEngine::Impl {
       visit_function(problem.function, [&](auto fn) {
         using Fn = decltype(fn);
         passes = std::make_shared<device::FusedPassesFor<device::FitnessTerm<Fn>>>(
-            device::FitnessTerm<Fn>{problem.shift});
+            device::FitnessTerm<Fn>{problem.shift}, device::FitnessTerm<Fn>{read_shift});
       });
     }
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(tickets.data(), 0, tickets.bytes(), s));
@@ -892,7 +925,7 @@ double CudaEngine::fitness(int slot) {
 double CudaEngine::distance_to_optimum(int slot) {
   Impl& m = *impl_;
   if (m.problem.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
-  device::OptimumDistanceOp op{m.genes.data(), m.pitch,          slot, m.problem.shift,
+  device::OptimumDistanceOp op{m.genes.data(), m.pitch,          slot, m.read_shift,
                                m.row_out.data(), m.own.first};
   m.timeline.mark(Bucket::kDistances);
   m.launch_reduce(op, device::SquareTerm{}, Spread::kOneRow, 1);

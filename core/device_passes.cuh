@@ -202,7 +202,11 @@ class FusedPasses {
 template <class Term>
 class FusedPassesFor final : public FusedPasses {
  public:
-  explicit FusedPassesFor(const Term& term) : term_(term) {}
+  explicit FusedPassesFor(const Term& term) : FusedPassesFor(term, term) {}
+  // evaluation_term: the same function's term for the evaluation pass, which only reads genes
+  // (a paper function's reads o from device memory there: core/cuda_engine.cu).
+  FusedPassesFor(const Term& term, const Term& evaluation_term)
+      : term_(term), evaluation_term_(evaluation_term) {}
 
   void initialize(const PassContext& c, const int* slots, int rows) const override {
     const InitializeOp op{c.genes, c.pitch, slots, c.lower, c.upper, sink(c)};
@@ -214,7 +218,7 @@ class FusedPassesFor final : public FusedPasses {
   }
   void evaluate(const PassContext& c, const int* slots, int rows) const override {
     const EvaluateOp op{c.genes, c.pitch, slots, sink(c)};
-    launch_reduce(c, op, term_, Spread::kBatch, rows);
+    launch_reduce(c, op, evaluation_term_, Spread::kBatch, rows);
   }
   ReduceShape solis_wets_move(const PassContext& c, bool forward, const real_t* x,
                               const real_t* bias, real_t* candidate, curandState* rng_in,
@@ -233,6 +237,7 @@ class FusedPassesFor final : public FusedPasses {
   }
 
   Term term_;
+  Term evaluation_term_;
 };
 
 }  // namespace chainsaw::device

@@ -111,7 +111,8 @@ TEST(CudaApi, GroupedObjectiveMatchesTheHostEvaluation) {
 }
 
 // A per-gene objective runs in the fused passes: nothing of a batch callback's (the stored
-// Solis-Wets candidate, the values of a batch) is allocated or planned, only the invalid count.
+// Solis-Wets candidate, the values of a batch) is allocated or planned, only the invalid count
+// (and no copy of o).
 TEST(CudaApi, APerGeneObjectiveNeedsTheBuiltinsDeviceMemoryAndItsInvalidCount) {
   REQUIRE_GPU();
   const Dim dim = 1000003;
@@ -122,7 +123,10 @@ TEST(CudaApi, APerGeneObjectiveNeedsTheBuiltinsDeviceMemoryAndItsInvalidCount) {
   const Config c = engine_config("rastrigin", dim);
   const DeviceMemoryPlan a = plan_device_memory(c, builtin), b = plan_device_memory(c, external);
   EXPECT_EQ(b.genes, a.genes);
-  EXPECT_EQ(b.scratch, a.scratch + sizeof(unsigned long long));
+  // The built-in function's evaluation pass reads o from a device copy (D floats); the user's
+  // objective makes its own o.
+  EXPECT_EQ(b.scratch + static_cast<std::size_t>(dim) * sizeof(real_t),
+            a.scratch + sizeof(unsigned long long));
   CudaEngine engine(c, external);  // allocates what it planned, and runs
   std::mt19937_64 gen(5);
   const std::vector<real_t> x = uniform_point(dim, -5.12, 5.12, gen);

@@ -59,16 +59,27 @@ TEST(CudaFitness, EqualsHostFloat64ReductionAtRandomPointsForEveryFunctionAndSiz
   }
 }
 
+// The host's o, written as genes, is at z = 0 exactly for both of the device's sources of o:
+// the evaluation pass and the distance read its device copy, and a child of two copies of o
+// (BLX returns identical parents exactly; no mutation) is evaluated by the crossover pass,
+// which hashes o_j per gene.
 TEST(CudaFitness, OptimumIsMinus330ForEveryFunction) {
   REQUIRE_GPU();
   for (const auto& info : all_functions()) {
     const Problem problem = Problem::make(info.name, 4099, 3);
-    CudaEngine engine(small_config(info.name, 4099), problem);
+    const Config config = small_config(info.name, 4099);
+    CudaEngine engine(config, problem);
     std::vector<real_t> o(static_cast<size_t>(problem.dim));
     for (Dim j = 0; j < problem.dim; ++j) o[j] = problem.shift(j);
     engine.write_genes(0, o.data());
+    engine.write_genes(1, o.data());
     EXPECT_EQ(engine.fitness(0), -330.0) << info.name;
     EXPECT_EQ(engine.distance_to_optimum(0), 0.0) << info.name;
+    const ChildSpec spec{0, 1, config.population_size, -1, 0.0};
+    double child = 0.0;
+    engine.make_children(&spec, 1, &child);
+    EXPECT_EQ(child, -330.0) << info.name;
+    EXPECT_EQ(engine.distance_to_optimum(spec.slot), 0.0) << info.name;
   }
 }
 
