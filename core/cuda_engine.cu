@@ -164,15 +164,14 @@ bool gpu_evaluates_stored_vectors(const Problem& problem) {
          !(problem.is_external() && problem.external->device_passes);
 }
 
-// The passes that only read genes (evaluation, the distance to the optimum) read a paper
-// function's o from a device copy; the passes that make genes (initialisation, crossover,
-// Solis-Wets) hash it. Measured on the H100 (bench/results/2026-11-23-h100/session9): the copy
-// speeds a batch's evaluation at 1e6-3e6-D by 6-9% for the sum types, its rows sharing o in L2,
-// but slowed the making passes (3e6-D run: 19.2 -> 20.5 s): their own streams evict o, and
-// their random numbers already keep the GPU busy. A sharded rank hashes: its genes start at its
-// slice, and the copy would have to as well.
-bool reads_stored_shift(const Problem& problem, bool sharded) {
-  return !sharded && !problem.is_cec2010() && !problem.is_external();
+// The evaluation pass of a built-in function reads o from a device copy (StoredShiftTerm); the
+// passes that make genes (initialisation, crossover, Solis-Wets) hash it. Measured on the H100
+// (bench/results/2026-11-23-h100/session9): the copy speeds a batch's evaluation at 1e6-3e6-D
+// by 6-9% for the sum types, its rows sharing o in L2, but slowed the making passes (3e6-D run:
+// 19.2 -> 20.5 s): their own streams evict o, and their random numbers keep the GPU busy anyway.
+// Engines whose rows are laid out in slices hash: the copy would have to follow the slices.
+bool reads_stored_shift(const Problem& problem, int slices, bool sharded) {
+  return !sharded && slices == 1 && !problem.is_cec2010() && !problem.is_external();
 }
 
 // A user objective: the count of invalid values; a batch callback's also the Solis-Wets
@@ -356,7 +355,7 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   plan.rng_states = (held * launch.rng_states + (held - 1) * launch.rng_states +
                      static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
                     sizeof(curandState);
-  plan.scratch = (reads_stored_shift(problem, sharded)
+  plan.scratch = (reads_stored_shift(problem, layout.slices, sharded)
                       ? static_cast<std::size_t>(problem.dim) * sizeof(real_t)
                       : 0) +
                  cec2010_device_bytes(problem, launch.max_rows) +
@@ -432,10 +431,8 @@ struct CudaEngine::Impl {
   PinnedBuffer<int> host_a, host_b, host_order;
   PinnedBuffer<double> host_out;
   PinnedBuffer<device::SwDeviceState> host_sw;
-  // A paper function's o, read by the passes that only read genes (reads_stored_shift), and
-  // the shift those passes take: its values there, or the hashed one.
+  // A built-in function's o, for its evaluation pass (reads_stored_shift); empty otherwise.
   DeviceBuffer<real_t> stored_o;
-  Shift read_shift;
   // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes).
   DeviceBuffer<real_t> cec_o, candidate;
   DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
@@ -537,13 +534,11 @@ struct CudaEngine::Impl {
       cec_view.rotation = inst.rotation.empty() ? nullptr : cec_rotation.data();
       problem.shift.stored = cec_o.data();  // o for the distance to the optimum
     }
-    read_shift = problem.shift;
-    if (reads_stored_shift(p, comm != nullptr)) {
+    if (reads_stored_shift(p, layout.slices, comm != nullptr)) {
       stored_o = DeviceBuffer<real_t>(static_cast<std::size_t>(dim));
       shift_values_kernel<<<static_cast<unsigned>((dim + 255) / 256), 256, 0, s>>>(
           problem.shift, dim, stored_o.data());
       CHAINSAW_CUDA_CHECK_LAUNCH();
-      read_shift.stored = stored_o.data();
     }
     stored_evaluation = gpu_evaluates_stored_vectors(problem);
     if (problem.is_external() && problem.external->device_passes) {
@@ -551,8 +546,12 @@ struct CudaEngine::Impl {
     } else {
       visit_function(problem.function, [&](auto fn) {
         using Fn = decltype(fn);
-        passes = std::make_shared<device::FusedPassesFor<device::FitnessTerm<Fn>>>(
-            device::FitnessTerm<Fn>{problem.shift}, device::FitnessTerm<Fn>{read_shift});
+        using Passes =
+            device::FusedPassesFor<device::FitnessTerm<Fn>, device::StoredShiftTerm<Fn>>;
+        const device::FitnessTerm<Fn> term{problem.shift};
+        passes = stored_o.size() > 0
+                     ? std::make_shared<Passes>(term, device::StoredShiftTerm<Fn>{stored_o.data()})
+                     : std::make_shared<Passes>(term);
       });
     }
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(tickets.data(), 0, tickets.bytes(), s));
@@ -925,7 +924,7 @@ double CudaEngine::fitness(int slot) {
 double CudaEngine::distance_to_optimum(int slot) {
   Impl& m = *impl_;
   if (m.problem.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
-  device::OptimumDistanceOp op{m.genes.data(), m.pitch,          slot, m.read_shift,
+  device::OptimumDistanceOp op{m.genes.data(), m.pitch,          slot, m.problem.shift,
                                m.row_out.data(), m.own.first};
   m.timeline.mark(Bucket::kDistances);
   m.launch_reduce(op, device::SquareTerm{}, Spread::kOneRow, 1);

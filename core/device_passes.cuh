@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -199,13 +200,13 @@ class FusedPasses {
 // The passes of the function whose fitness term is Term (FitnessTerm<Fn> for a built-in
 // function, the user's term for a per-gene objective): Term has a Partial, accumulate() and
 // value() (fitness/device_reduce.cuh).
-template <class Term>
+template <class Term, class EvaluationTerm = Term>
 class FusedPassesFor final : public FusedPasses {
  public:
-  explicit FusedPassesFor(const Term& term) : FusedPassesFor(term, term) {}
-  // evaluation_term: the same function's term for the evaluation pass, which only reads genes
-  // (a paper function's reads o from device memory there: core/cuda_engine.cu).
-  FusedPassesFor(const Term& term, const Term& evaluation_term)
+  explicit FusedPassesFor(const Term& term) : term_(term) {}
+  // evaluation_term: the same function's term in another form for the evaluation pass, which
+  // only reads genes (a built-in function's with o in device memory: core/cuda_engine.cu).
+  FusedPassesFor(const Term& term, const EvaluationTerm& evaluation_term)
       : term_(term), evaluation_term_(evaluation_term) {}
 
   void initialize(const PassContext& c, const int* slots, int rows) const override {
@@ -218,7 +219,18 @@ class FusedPassesFor final : public FusedPasses {
   }
   void evaluate(const PassContext& c, const int* slots, int rows) const override {
     const EvaluateOp op{c.genes, c.pitch, slots, sink(c)};
-    launch_reduce(c, op, evaluation_term_, Spread::kBatch, rows);
+    if constexpr (!std::is_same_v<EvaluationTerm, Term>) {
+      // Launched in the shape of term_'s kernel, so that its rows reduce in the same tree and
+      // equal term_'s values to the bit; where that shape does not fit it, term_ runs instead.
+      const int shape_blocks = blocks_per_sm<Term, EvaluateOp>(c);
+      if (evaluation_term_ && !c.sliced() &&
+          blocks_per_sm<EvaluationTerm, EvaluateOp>(c) >= shape_blocks) {
+        launch_reduce(c, op, *evaluation_term_, Spread::kBatch, rows, nullptr, nullptr,
+                      shape_blocks);
+        return;
+      }
+    }
+    launch_reduce(c, op, term_, Spread::kBatch, rows);
   }
   ReduceShape solis_wets_move(const PassContext& c, bool forward, const real_t* x,
                               const real_t* bias, real_t* candidate, curandState* rng_in,
@@ -237,7 +249,7 @@ class FusedPassesFor final : public FusedPasses {
   }
 
   Term term_;
-  Term evaluation_term_;
+  std::optional<EvaluationTerm> evaluation_term_;  // none: term_ evaluates
 };
 
 }  // namespace chainsaw::device

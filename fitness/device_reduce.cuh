@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 #include <curand_kernel.h>
 
+#include <cstring>
 #include <type_traits>
 
 #include "core/types.hpp"
@@ -66,6 +67,34 @@ struct ReduceShape {
   }
 };
 
+// Loads/stores a lane's kVec genes as 16-byte accesses when the run is whole (always aligned:
+// rows have a 32-gene pitch and runs start at multiples of kVec).
+inline constexpr int kAccesses = kLaneBytes / 16;
+__device__ inline void load_genes(const real_t* p, int n, real_t (&out)[kVec]) {
+  if (n == kVec) {
+    uint4 raw[kAccesses];
+#pragma unroll
+    for (int q = 0; q < kAccesses; ++q) raw[q] = reinterpret_cast<const uint4*>(p)[q];
+    memcpy(out, raw, sizeof(raw));
+  } else {
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) out[k] = p[k];
+  }
+}
+__device__ inline void store_genes(real_t* p, int n, const real_t (&in)[kVec]) {
+  if (n == kVec) {
+    uint4 raw[kAccesses];
+    memcpy(raw, in, sizeof(raw));
+#pragma unroll
+    for (int q = 0; q < kAccesses; ++q) reinterpret_cast<uint4*>(p)[q] = raw[q];
+  } else {
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) p[k] = in[k];
+  }
+}
+
 // A built-in function's f from its reduced partial. Every fitness term has a value(p, dim), and
 // the kernel hands the term to the operation's finish(): the passes that make and evaluate
 // individuals (ssga/device_ops.cuh) are then the same for every function, a user's per-gene
@@ -88,6 +117,24 @@ struct FitnessTerm {  // the value is a gene; the term is the function's, on z =
       Fn::accumulate(p, shifted_gene(value, shift, j), j + 1);
   }
 };
+// A built-in function's term with o read from a device copy of its values (the hash's floats)
+// instead of hashed per gene: the evaluation pass of an engine that holds whole individuals
+// (core/cuda_engine.cu). A lane's o comes in 16-byte loads beside its genes' (the copy starts at
+// gene 0 and is aligned like a row); z is FitnessTerm's, to the bit. One layout only.
+template <class Fn>
+struct StoredShiftTerm {
+  using Partial = typename Fn::Partial;
+  static constexpr bool kSliceable = false;
+  const real_t* o = nullptr;
+  __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
+  __device__ void accumulate_tile(Partial& p, const double (&v)[kVec], Dim j0, int n) const {
+    real_t o_run[kVec];
+    load_genes(o + j0, n, o_run);
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) Fn::accumulate(p, v[k] - static_cast<double>(o_run[k]), j0 + k + 1);
+  }
+};
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares
   using Partial = SumPartial;
   static constexpr bool kSliceable = true;
@@ -98,6 +145,24 @@ struct NoTerm {  // element-wise operations that only need the "last block" hook
   static constexpr bool kSliceable = true;
   __device__ void accumulate(Partial&, double, Dim, int) const {}
 };
+// A lane's n values v (genes j0..) into its partial, in gene order: by the term's
+// accumulate_tile when it has one (a lane's run at once), else value by value.
+template <class Term, class = void>
+struct TakesTiles : std::false_type {};
+template <class Term>
+struct TakesTiles<Term, std::void_t<decltype(&Term::accumulate_tile)>> : std::true_type {};
+template <class Term, class Partial>
+__device__ void accumulate_lane(const Term& term, Partial& p, const double (&v)[kVec], Dim j0,
+                                int n, int row) {
+  if constexpr (TakesTiles<Term>::value) {
+    term.accumulate_tile(p, v, j0, n);
+  } else {
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) term.accumulate(p, v[k], j0 + k, row);
+  }
+}
+
 template <class Partial>
 __device__ Partial shuffle_down(const Partial& p, int offset) {
   static_assert(sizeof(Partial) % sizeof(double) == 0, "partials are made of doubles");
@@ -234,16 +299,12 @@ __global__ void __launch_bounds__(kThreads)
     if (n > 0) op.produce(row, jm, n, v, rng);
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
-      #pragma unroll
-      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-        if (k < n) term.accumulate(tile_partial, v[k], j0 + k, row);
+      accumulate_lane(term, tile_partial, v, j0, n, row);
       tile_partial = warp_reduce_ordered(tile_partial);
       if (lane == 0)
         warp_partial = tile == first_tile ? tile_partial : Partial::combine(warp_partial, tile_partial);
     } else {
-      #pragma unroll
-      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-        if (k < n) term.accumulate(lane_partial, v[k], j0 + k, row);
+      accumulate_lane(term, lane_partial, v, j0, n, row);
     }
   }
   if (Op::kUsesRng && op.stores_rng()) rng_out[thread_id] = rng;

@@ -3,7 +3,6 @@
 // ssga/blx_alpha.hpp; only the random numbers (cuRAND XORWOW) are the GPU's own.
 #pragma once
 
-#include <cstring>
 #include <type_traits>
 
 #include "core/engine.hpp"
@@ -12,34 +11,6 @@
 #include "ssga/blx_alpha.hpp"
 
 namespace chainsaw::device {
-
-// Loads/stores a lane's kVec genes as 16-byte accesses when the run is whole (always aligned:
-// rows have a 32-gene pitch and runs start at multiples of kVec).
-inline constexpr int kAccesses = kLaneBytes / 16;
-__device__ inline void load_genes(const real_t* p, int n, real_t (&out)[kVec]) {
-  if (n == kVec) {
-    uint4 raw[kAccesses];
-#pragma unroll
-    for (int q = 0; q < kAccesses; ++q) raw[q] = reinterpret_cast<const uint4*>(p)[q];
-    memcpy(out, raw, sizeof(raw));
-  } else {
-    #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-      if (k < n) out[k] = p[k];
-  }
-}
-__device__ inline void store_genes(real_t* p, int n, const real_t (&in)[kVec]) {
-  if (n == kVec) {
-    uint4 raw[kAccesses];
-    memcpy(raw, in, sizeof(raw));
-#pragma unroll
-    for (int q = 0; q < kAccesses; ++q) reinterpret_cast<uint4*>(p)[q] = raw[q];
-  } else {
-    #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-      if (k < n) p[k] = in[k];
-  }
-}
 
 // Uniform in (0, 1] and standard normal, in the precision of the genes.
 __device__ inline double uniform01(curandState& s) {

@@ -60,9 +60,8 @@ TEST(CudaFitness, EqualsHostFloat64ReductionAtRandomPointsForEveryFunctionAndSiz
 }
 
 // The host's o, written as genes, is at z = 0 exactly for both of the device's sources of o:
-// the evaluation pass and the distance read its device copy, and a child of two copies of o
-// (BLX returns identical parents exactly; no mutation) is evaluated by the crossover pass,
-// which hashes o_j per gene.
+// the evaluation pass reads its device copy, while the distance and the crossover pass hash
+// o_j per gene (a child of two copies of o: BLX returns identical parents exactly; no mutation).
 TEST(CudaFitness, OptimumIsMinus330ForEveryFunction) {
   REQUIRE_GPU();
   for (const auto& info : all_functions()) {
