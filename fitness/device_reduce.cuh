@@ -125,10 +125,6 @@ template <class Fn>
 struct StoredShiftTerm {
   using Partial = typename Fn::Partial;
   static constexpr bool kSliceable = false;
-  // Without the hash the kernel waits on its loads (ncu, session 9: 70% of its stalls), and its
-  // registers leave room for a second tile's loads in flight.
-  static constexpr int kTilesInFlight = 2;
-  static constexpr int kMinBlocks = 4;  // the hashing evaluation's shape, which it takes
   const real_t* o = nullptr;
   __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
   __device__ void accumulate_tile(Partial& p, const double (&v)[kVec], Dim j0, int n) const {
@@ -155,12 +151,6 @@ template <class Term, class = void>
 struct TakesTiles : std::false_type {};
 template <class Term>
 struct TakesTiles<Term, std::void_t<decltype(&Term::accumulate_tile)>> : std::true_type {};
-// Tiles a lane has in flight: 1 unless the term asks for more (kTilesInFlight).
-template <class Term, class = void>
-struct TilesInFlight : std::integral_constant<int, 1> {};
-template <class Term>
-struct TilesInFlight<Term, std::void_t<decltype(Term::kTilesInFlight)>>
-    : std::integral_constant<int, Term::kTilesInFlight> {};
 template <class Term, class Partial>
 __device__ void accumulate_lane(const Term& term, Partial& p, const double (&v)[kVec], Dim j0,
                                 int n, int row) {
@@ -260,15 +250,8 @@ __device__ inline void await_previous_grid_and_release_next() {
 #endif
 }
 
-// Blocks a term's kernel must fit per SM: 1 (no bound) unless it asks for more (kMinBlocks).
-template <class Term, class = void>
-struct MinBlocks : std::integral_constant<int, 0> {};
-template <class Term>
-struct MinBlocks<Term, std::void_t<decltype(Term::kMinBlocks)>>
-    : std::integral_constant<int, Term::kMinBlocks> {};
-
 template <class Term, class Op, int kLayout = kWholeRows>
-__global__ void __launch_bounds__(kThreads, MinBlocks<Term>::value)
+__global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {
@@ -307,8 +290,13 @@ __global__ void __launch_bounds__(kThreads, MinBlocks<Term>::value)
 
   Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
   Partial lane_partial{};  // unordered: this lane's own sum
-  // The reduction of a lane's tile: its n values v (genes j0..) into the partials.
-  auto reduce_tile = [&](Dim tile, const double (&v)[kVec], Dim j0, int n) {
+  for (Dim tile = first_tile; tile < end_tile; ++tile) {
+    const Dim jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;  // in the rows
+    const Dim j0 = jm + gene_base;  // the problem's gene index: the term's
+    double v[kVec];
+    const Dim left = mem_end - jm;
+    const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
+    if (n > 0) op.produce(row, jm, n, v, rng);
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
       accumulate_lane(term, tile_partial, v, j0, n, row);
@@ -317,43 +305,6 @@ __global__ void __launch_bounds__(kThreads, MinBlocks<Term>::value)
         warp_partial = tile == first_tile ? tile_partial : Partial::combine(warp_partial, tile_partial);
     } else {
       accumulate_lane(term, lane_partial, v, j0, n, row);
-    }
-  };
-  // A lane's genes of a tile: jm in the rows, n of them (fewer at the end).
-  auto lane_genes = [&](Dim tile, Dim& jm) {
-    jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;
-    const Dim left = mem_end - jm;
-    return left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
-  };
-  if constexpr (TilesInFlight<Term>::value == 1) {
-    for (Dim tile = first_tile; tile < end_tile; ++tile) {
-      const Dim jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;  // in the rows
-      const Dim j0 = jm + gene_base;  // the problem's gene index: the term's
-      double v[kVec];
-      const Dim left = mem_end - jm;
-      const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
-      if (n > 0) op.produce(row, jm, n, v, rng);
-      if constexpr (Partial::kOrdered) {
-        Partial tile_partial{};
-        accumulate_lane(term, tile_partial, v, j0, n, row);
-        tile_partial = warp_reduce_ordered(tile_partial);
-        if (lane == 0)
-          warp_partial = tile == first_tile ? tile_partial : Partial::combine(warp_partial, tile_partial);
-      } else {
-        accumulate_lane(term, lane_partial, v, j0, n, row);
-      }
-    }
-  } else {  // two tiles produced (their loads in flight together), then reduced in order
-    static_assert(TilesInFlight<Term>::value == 2, "one or two tiles in flight");
-    for (Dim tile = first_tile; tile < end_tile; tile += 2) {
-      Dim jm0, jm1;
-      const int n0 = lane_genes(tile, jm0);
-      const int n1 = tile + 1 < end_tile ? lane_genes(tile + 1, jm1) : 0;
-      double v0[kVec], v1[kVec];
-      if (n0 > 0) op.produce(row, jm0, n0, v0, rng);
-      if (n1 > 0) op.produce(row, jm1, n1, v1, rng);
-      reduce_tile(tile, v0, jm0 + gene_base, n0);
-      if (tile + 1 < end_tile) reduce_tile(tile + 1, v1, jm1 + gene_base, n1);
     }
   }
   if (Op::kUsesRng && op.stores_rng()) rng_out[thread_id] = rng;
