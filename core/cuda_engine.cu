@@ -3,6 +3,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <cstring>
 #include <limits>
@@ -99,7 +100,8 @@ __global__ void external_sw_decide_kernel(bool forward, device::SwDeviceState* s
 
 // o_j of a paper function for every gene, made by the device's hash (the same floats as the
 // host's: CudaFitness.OptimumIsMinus330ForEveryFunction checks them bit for bit).
-__global__ void shift_values_kernel(Shift shift, Dim dim, real_t* o) {
+template <class T>
+__global__ void shift_values_kernel(Shift shift, Dim dim, T* o) {
   const Dim j = static_cast<Dim>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j < dim) o[j] = shift(j);
 }
@@ -434,6 +436,8 @@ struct CudaEngine::Impl {
   PinnedBuffer<device::SwDeviceState> host_sw;
   // A built-in function's o, for its evaluation pass (reads_stored_shift); empty otherwise.
   DeviceBuffer<real_t> stored_o;
+  DeviceBuffer<double> stored_o64;  // EXPERIMENT: CHAINSAW_STORED_O=double
+  cudaAccessPolicyWindow o_window{};  // EXPERIMENT: CHAINSAW_O_L2=persist
   // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes).
   DeviceBuffer<real_t> cec_o, candidate;
   DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
@@ -536,10 +540,39 @@ struct CudaEngine::Impl {
       problem.shift.stored = cec_o.data();  // o for the distance to the optimum
     }
     if (reads_stored_shift(p, layout.slices, comm != nullptr)) {
-      stored_o = DeviceBuffer<real_t>(static_cast<std::size_t>(dim));
-      shift_values_kernel<<<static_cast<unsigned>((dim + 255) / 256), 256, 0, s>>>(
-          problem.shift, dim, stored_o.data());
+      const unsigned blocks = static_cast<unsigned>((dim + 255) / 256);
+      const void* base = nullptr;
+      std::size_t bytes = 0;
+      if (device::env_int("CHAINSAW_STORED_O_DOUBLE", 0)) {
+        stored_o64 = DeviceBuffer<double>(static_cast<std::size_t>(dim));
+        shift_values_kernel<<<blocks, 256, 0, s>>>(problem.shift, dim, stored_o64.data());
+        base = stored_o64.data();
+        bytes = stored_o64.bytes();
+      } else {
+        stored_o = DeviceBuffer<real_t>(static_cast<std::size_t>(dim));
+        shift_values_kernel<<<blocks, 256, 0, s>>>(problem.shift, dim, stored_o.data());
+        base = stored_o.data();
+        bytes = stored_o.bytes();
+      }
       CHAINSAW_CUDA_CHECK_LAUNCH();
+      if (device::env_int("CHAINSAW_O_L2_PERSIST", 0)) {
+        int device_id = 0, max_persist = 0, max_window = 0;
+        CHAINSAW_CUDA_TRY(cudaGetDevice(&device_id));
+        CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, device_id));
+        CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, device_id));
+        const std::size_t window = std::min(bytes, static_cast<std::size_t>(max_window));
+        const std::size_t setaside = std::min(window, static_cast<std::size_t>(max_persist));
+        if (setaside > 0) {
+          CHAINSAW_CUDA_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, setaside));
+          o_window.base_ptr = const_cast<void*>(base);
+          o_window.num_bytes = window;
+          o_window.hitRatio = static_cast<float>(static_cast<double>(setaside) / window);
+          o_window.hitProp = cudaAccessPropertyPersisting;
+          o_window.missProp = cudaAccessPropertyStreaming;
+          std::fprintf(stderr, "o L2 window: %zu bytes, set-aside %zu (max %d, window max %d)\n",
+                       window, setaside, max_persist, max_window);
+        }
+      }
     }
     stored_evaluation = gpu_evaluates_stored_vectors(problem);
     if (problem.is_external() && problem.external->device_passes) {
@@ -549,10 +582,16 @@ struct CudaEngine::Impl {
         using Fn = decltype(fn);
         using Passes =
             device::FusedPassesFor<device::FitnessTerm<Fn>, device::StoredShiftTerm<Fn>>;
+        using Passes64 =
+            device::FusedPassesFor<device::FitnessTerm<Fn>, device::StoredShiftTerm<Fn, double>>;
         const device::FitnessTerm<Fn> term{problem.shift};
-        passes = stored_o.size() > 0
-                     ? std::make_shared<Passes>(term, device::StoredShiftTerm<Fn>{stored_o.data()})
-                     : std::make_shared<Passes>(term);
+        if (stored_o64.size() > 0)
+          passes = std::make_shared<Passes64>(term,
+                                              device::StoredShiftTerm<Fn, double>{stored_o64.data()});
+        else
+          passes = stored_o.size() > 0
+                       ? std::make_shared<Passes>(term, device::StoredShiftTerm<Fn>{stored_o.data()})
+                       : std::make_shared<Passes>(term);
       });
     }
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(tickets.data(), 0, tickets.bytes(), s));
@@ -610,6 +649,7 @@ struct CudaEngine::Impl {
     c.tickets = tickets.data();
     c.sw_state = sw_state.data();
     c.invalid = problem.is_external() ? invalid.data() : nullptr;
+    c.o_window = o_window;
     return c;
   }
   template <class Term, class Op>

@@ -67,20 +67,25 @@ struct ReduceShape {
   }
 };
 
-// Loads/stores a lane's kVec genes as 16-byte accesses when the run is whole (always aligned:
+// Loads/stores a lane's kVec values as 16-byte accesses when the run is whole (always aligned:
 // rows have a 32-gene pitch and runs start at multiples of kVec).
-inline constexpr int kAccesses = kLaneBytes / 16;
-__device__ inline void load_genes(const real_t* p, int n, real_t (&out)[kVec]) {
+template <class T>
+__device__ inline void load_run(const T* p, int n, T (&out)[kVec]) {
+  constexpr int kLoads = kVec * static_cast<int>(sizeof(T)) / 16;
   if (n == kVec) {
-    uint4 raw[kAccesses];
+    uint4 raw[kLoads];
 #pragma unroll
-    for (int q = 0; q < kAccesses; ++q) raw[q] = reinterpret_cast<const uint4*>(p)[q];
+    for (int q = 0; q < kLoads; ++q) raw[q] = reinterpret_cast<const uint4*>(p)[q];
     memcpy(out, raw, sizeof(raw));
   } else {
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) out[k] = p[k];
   }
+}
+inline constexpr int kAccesses = kLaneBytes / 16;
+__device__ inline void load_genes(const real_t* p, int n, real_t (&out)[kVec]) {
+  load_run(p, n, out);
 }
 __device__ inline void store_genes(real_t* p, int n, const real_t (&in)[kVec]) {
   if (n == kVec) {
@@ -121,15 +126,15 @@ struct FitnessTerm {  // the value is a gene; the term is the function's, on z =
 // instead of hashed per gene: the evaluation pass of an engine that holds whole individuals
 // (core/cuda_engine.cu). A lane's o comes in 16-byte loads beside its genes' (the copy starts at
 // gene 0 and is aligned like a row); z is FitnessTerm's, to the bit. One layout only.
-template <class Fn>
+template <class Fn, class OValue = real_t>
 struct StoredShiftTerm {
   using Partial = typename Fn::Partial;
   static constexpr bool kSliceable = false;
-  const real_t* o = nullptr;
+  const OValue* o = nullptr;
   __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
   __device__ void accumulate_tile(Partial& p, const double (&v)[kVec], Dim j0, int n) const {
-    real_t o_run[kVec];
-    load_genes(o + j0, n, o_run);
+    OValue o_run[kVec];
+    load_run(o + j0, n, o_run);
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) Fn::accumulate(p, v[k] - static_cast<double>(o_run[k]), j0 + k + 1);
