@@ -260,6 +260,15 @@ class FusedPassesFor final : public FusedPasses {
       if (cap > 0) shape_blocks = std::min(shape_blocks, cap);
       if (evaluation_term_ && !c.sliced() &&
           blocks_per_sm<EvaluationTerm, EvaluateOp>(c) >= shape_blocks) {
+        static const bool early = env_int("CHAINSAW_EVAL_EARLY", 0) != 0;
+        if (early) {
+          const EarlySlotEvaluateOp early_op{op};
+          if (blocks_per_sm<EvaluationTerm, EarlySlotEvaluateOp>(c) >= shape_blocks) {
+            launch_reduce(c, early_op, *evaluation_term_, Spread::kBatch, rows, nullptr, nullptr,
+                          shape_blocks, fit, true);
+            return;
+          }
+        }
         launch_reduce(c, op, *evaluation_term_, Spread::kBatch, rows, nullptr, nullptr,
                       shape_blocks, fit, true);
         return;

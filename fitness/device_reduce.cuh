@@ -135,9 +135,10 @@ struct StoredShiftTerm {
   __device__ void accumulate_tile(Partial& p, const double (&v)[kVec], Dim j0, int n) const {
     OValue o_run[kVec];
     load_run(o + j0, n, o_run);
+    const double i0 = static_cast<double>(j0 + 1);  // one conversion per run: i0 + k is exact
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-      if (k < n) Fn::accumulate(p, v[k] - static_cast<double>(o_run[k]), j0 + k + 1);
+      if (k < n) Fn::accumulate(p, v[k] - static_cast<double>(o_run[k]), i0 + k);
   }
 };
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares
@@ -255,12 +256,19 @@ __device__ inline void await_previous_grid_and_release_next() {
 #endif
 }
 
+template <class Op, class = void>
+struct PreparesRow : std::false_type {};
+template <class Op>
+struct PreparesRow<Op, std::void_t<decltype(&Op::prepare_row)>> : std::true_type {};
+
 template <class Term, class Op, int kLayout = kWholeRows>
 __global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {
   using Partial = typename Term::Partial;
+  Op row_op = op;
+  if constexpr (PreparesRow<Op>::value) row_op.prepare_row(static_cast<int>(blockIdx.y));
   await_previous_grid_and_release_next();
   if (!op.active()) return;
 
@@ -301,7 +309,7 @@ __global__ void __launch_bounds__(kThreads)
     double v[kVec];
     const Dim left = mem_end - jm;
     const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
-    if (n > 0) op.produce(row, jm, n, v, rng);
+    if (n > 0) row_op.produce(row, jm, n, v, rng);
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
       accumulate_lane(term, tile_partial, v, j0, n, row);

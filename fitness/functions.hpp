@@ -1,5 +1,6 @@
 // The six benchmark functions of seed 003 §6.3, shifted (z = x - o) and with fBias = -330.
-// Each is a per-gene term (`accumulate`, index i is 1-based as in the formulas) and a reduction
+// Each is a per-gene term (`accumulate`, index i is 1-based as in the formulas, and a double: exact for any dimension,
+// and a kernel can step it without converting an integer per gene) and a reduction
 // kind (`Partial`), written once for both backends. All arithmetic is double: genes are read as
 // real_t and widened before the shift.
 #pragma once
@@ -29,7 +30,7 @@ CHAINSAW_HD double cos_two_pi(double z) {
 struct Rastrigin {
   static constexpr double kBias = kFBias;
   using Partial = SumPartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) {
+  CHAINSAW_HD static void accumulate(Partial& p, double z, double /*i*/) {
     p.sum += z * z - 10.0 * detail::cos_two_pi(z) + 10.0;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
@@ -38,9 +39,9 @@ struct Rastrigin {
 struct Griewank {
   static constexpr double kBias = kFBias;
   using Partial = SumProductPartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
+  CHAINSAW_HD static void accumulate(Partial& p, double z, double i) {
     p.sum += z * z / 4000.0;
-    p.product *= cos(z / sqrt(static_cast<double>(i)));
+    p.product *= cos(z / sqrt(i));
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
     return p.sum - p.product + 1.0;
@@ -51,7 +52,7 @@ struct Griewank {
 struct Salomon {
   static constexpr double kBias = kFBias;
   using Partial = SumPartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) { p.sum += z * z; }
+  CHAINSAW_HD static void accumulate(Partial& p, double z, double /*i*/) { p.sum += z * z; }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
     const double root = sqrt(p.sum);
     return 1.0 - cos(detail::kTwoPi * root) + 0.1 * root;
@@ -63,7 +64,7 @@ struct Salomon {
 struct Discus {
   static constexpr double kBias = kFBias;
   using Partial = SumPartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
+  CHAINSAW_HD static void accumulate(Partial& p, double z, double i) {
     p.sum += (i == 1 ? 1.0e6 : 1.0) * z * z;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
@@ -72,8 +73,8 @@ struct Discus {
 struct SumSquares {
   static constexpr double kBias = kFBias;
   using Partial = SumPartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
-    p.sum += static_cast<double>(i) * z * z;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, double i) {
+    p.sum += i * z * z;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
 };
@@ -81,7 +82,7 @@ struct SumSquares {
 struct Schwefel12 {
   static constexpr double kBias = kFBias;
   using Partial = PrefixSquarePartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) {
+  CHAINSAW_HD static void accumulate(Partial& p, double z, double /*i*/) {
     p.total += z;
     p.prefix_sum += p.total;
     p.prefix_square_sum += p.total * p.total;
@@ -96,7 +97,7 @@ struct Schwefel12 {
 struct GenesOnly {
   static constexpr double kBias = 0.0;
   using Partial = SumPartial;
-  CHAINSAW_HD static void accumulate(Partial&, double, Dim) {}
+  CHAINSAW_HD static void accumulate(Partial&, double, double) {}
   CHAINSAW_HD static double finish(const Partial&, Dim) { return 0.0; }
 };
 

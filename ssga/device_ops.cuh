@@ -144,6 +144,30 @@ struct EvaluateOp {
   }
 };
 
+// EXPERIMENT: the row's slot read before the previous grid is awaited (slots are written by the
+// host only).
+struct EarlySlotEvaluateOp {
+  static constexpr bool kUsesRng = false;
+  __device__ bool stores_rng() const { return false; }
+  EvaluateOp base;
+  const real_t* row_genes = nullptr;
+  __device__ bool active() const { return true; }
+  __device__ void prepare_row(int row) {
+    row_genes = base.genes + static_cast<Dim>(base.slots[row]) * base.pitch;
+  }
+  __device__ void produce(int, Dim j0, int n, double (&v)[kVec], curandState&) const {
+    real_t x[kVec];
+    load_genes(row_genes + j0, n, x);
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) v[k] = x[k];
+  }
+  template <class Term>
+  __device__ void finish(int row, const Term& term, const typename Term::Partial& p) const {
+    base.finish(row, term, p);
+  }
+};
+
 // Euclidean distance between slots from[row] and to[row] (NAM), all pairs of a batch at once.
 struct DistanceOp {
   static constexpr bool kUsesRng = false;
