@@ -256,7 +256,10 @@ class FusedPassesFor final : public FusedPasses {
       // equal term_'s values to the bit; where that shape does not fit it, term_ runs instead.
       static const int cap = env_int("CHAINSAW_EVAL_BPS", 0);
       static const bool fit = env_int("CHAINSAW_EVAL_FIT", 0) != 0;
+      static const bool own = env_int("CHAINSAW_EVAL_OWN", 0) != 0;
       int shape_blocks = blocks_per_sm<Term, EvaluateOp>(c);
+      if (own) shape_blocks = std::min(blocks_per_sm<EvaluationTerm, EvaluateOp>(c),
+                                       blocks_per_sm<EvaluationTerm, EarlySlotEvaluateOp>(c));
       if (cap > 0) shape_blocks = std::min(shape_blocks, cap);
       if (evaluation_term_ && !c.sliced() &&
           blocks_per_sm<EvaluationTerm, EvaluateOp>(c) >= shape_blocks) {

@@ -135,7 +135,8 @@ struct StoredShiftTerm {
   __device__ void accumulate_tile(Partial& p, const double (&v)[kVec], Dim j0, int n) const {
     OValue o_run[kVec];
     load_run(o + j0, n, o_run);
-    const double i0 = static_cast<double>(j0 + 1);  // one conversion per run: i0 + k is exact
+    // A numeric index is converted once per run (i0 + k is exact), not per gene.
+    const typename Fn::Index i0 = static_cast<typename Fn::Index>(j0 + 1);
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) Fn::accumulate(p, v[k] - static_cast<double>(o_run[k]), i0 + k);
