@@ -3,7 +3,6 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
-#include <cstdio>
 #include <chrono>
 #include <cstring>
 #include <limits>
@@ -100,8 +99,7 @@ __global__ void external_sw_decide_kernel(bool forward, device::SwDeviceState* s
 
 // o_j of a paper function for every gene, made by the device's hash (the same floats as the
 // host's: CudaFitness.OptimumIsMinus330ForEveryFunction checks them bit for bit).
-template <class T>
-__global__ void shift_values_kernel(Shift shift, Dim dim, T* o) {
+__global__ void shift_values_kernel(Shift shift, Dim dim, real_t* o) {
   const Dim j = static_cast<Dim>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j < dim) o[j] = shift(j);
 }
@@ -166,16 +164,73 @@ bool gpu_evaluates_stored_vectors(const Problem& problem) {
          !(problem.is_external() && problem.external->device_passes);
 }
 
-// The evaluation pass of a built-in function reads o from a device copy (StoredShiftTerm); the
-// passes that make genes (initialisation, crossover, Solis-Wets) hash it. Measured on the H100
-// (bench/results/2026-11-23-h100/session9): the copy speeds a batch's evaluation at 1e6-D by
-// 3-24% (Salomon 69 -> 74% of copy bandwidth, Schwefel 1.2 48 -> 60%), its rows sharing o in
-// L2, but read in every pass it slowed the 3e6-D run (19.2 -> 20.5 s): the making passes' own
-// streams evict it, and their random numbers keep the GPU busy anyway. Engines whose rows are
+// The evaluation pass of a built-in function reads o from a device copy (StoredShiftTerm), kept
+// in L2 by a persisting window; the passes that make genes (initialisation, crossover,
+// Solis-Wets) hash it. Measured on the H100 (bench/results/2026-11-23-h100/session9): the copy
+// speeds a batch's evaluation at 1e6-D by 3-24% (Salomon 69 -> 74% of copy bandwidth, Schwefel
+// 1.2 48 -> 60%), its rows sharing o in L2, but read in every pass it slowed the 3e6-D run
+// (19.2 -> 20.5 s): the making passes' own streams evict it, and their random numbers keep the
+// GPU busy anyway. Engines whose rows are
 // laid out in slices hash: the copy would have to follow the slices.
 bool reads_stored_shift(const Problem& problem, int slices, bool sharded) {
   return !sharded && slices == 1 && !problem.is_cec2010() && !problem.is_external();
 }
+
+// A persisting L2 window over a device range: launches given window() keep the range's lines in
+// L2 against the other accesses' (CUDA's access policy window). The evaluation pass reads o in
+// one, for the genes it streams would evict o between launches (bench/results/2026-11-23-h100/
+// session10: 4 of 84 MB read from DRAM per 1e6-D batch). The device's set-aside for persisting
+// lines is raised to the range, up to its maximum (the window then persists that share of it),
+// and given back, with the lines, when the window goes. Devices without one get no window.
+class PersistingL2Window {
+ public:
+  PersistingL2Window() = default;
+  PersistingL2Window(const void* base, std::size_t bytes) {
+    int device = 0, max_set_aside = 0, max_window = 0;
+    CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
+    CHAINSAW_CUDA_TRY(
+        cudaDeviceGetAttribute(&max_set_aside, cudaDevAttrMaxPersistingL2CacheSize, device));
+    CHAINSAW_CUDA_TRY(
+        cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, device));
+    const std::size_t span = std::min(bytes, static_cast<std::size_t>(max_window));
+    const std::size_t wanted = std::min(span, static_cast<std::size_t>(max_set_aside));
+    if (wanted == 0) return;
+    CHAINSAW_CUDA_TRY(cudaDeviceGetLimit(&previous_set_aside_, cudaLimitPersistingL2CacheSize));
+    const std::size_t set_aside = std::max(previous_set_aside_, wanted);
+    if (set_aside != previous_set_aside_ &&
+        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, set_aside) != cudaSuccess) {
+      (void)cudaGetLastError();  // not allowed here (MIG, MPS): run without the window
+      return;
+    }
+    raised_ = set_aside != previous_set_aside_;
+    window_.base_ptr = const_cast<void*>(base);
+    window_.num_bytes = span;
+    window_.hitRatio = static_cast<float>(static_cast<double>(wanted) / static_cast<double>(span));
+    window_.hitProp = cudaAccessPropertyPersisting;
+    window_.missProp = cudaAccessPropertyStreaming;
+  }
+  PersistingL2Window(const PersistingL2Window&) = delete;
+  PersistingL2Window& operator=(const PersistingL2Window&) = delete;
+  PersistingL2Window(PersistingL2Window&& other) noexcept { *this = std::move(other); }
+  PersistingL2Window& operator=(PersistingL2Window&& other) noexcept {
+    std::swap(window_, other.window_);
+    std::swap(previous_set_aside_, other.previous_set_aside_);
+    std::swap(raised_, other.raised_);
+    return *this;
+  }
+  ~PersistingL2Window() {
+    if (window_.num_bytes == 0) return;
+    // Best effort, as in every destructor here: the lines and the set-aside go back.
+    (void)cudaCtxResetPersistingL2Cache();
+    if (raised_) (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, previous_set_aside_);
+  }
+  const cudaAccessPolicyWindow& window() const { return window_; }
+
+ private:
+  cudaAccessPolicyWindow window_{};  // num_bytes 0: none
+  std::size_t previous_set_aside_ = 0;
+  bool raised_ = false;
+};
 
 // A user objective: the count of invalid values; a batch callback's also the Solis-Wets
 // candidate it evaluates and its values of a batch.
@@ -436,8 +491,7 @@ struct CudaEngine::Impl {
   PinnedBuffer<device::SwDeviceState> host_sw;
   // A built-in function's o, for its evaluation pass (reads_stored_shift); empty otherwise.
   DeviceBuffer<real_t> stored_o;
-  DeviceBuffer<double> stored_o64;  // EXPERIMENT: CHAINSAW_STORED_O=double
-  cudaAccessPolicyWindow o_window{};  // EXPERIMENT: CHAINSAW_O_L2=persist
+  PersistingL2Window stored_o_window;  // over stored_o, for the evaluation launches
   // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes).
   DeviceBuffer<real_t> cec_o, candidate;
   DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
@@ -540,39 +594,11 @@ struct CudaEngine::Impl {
       problem.shift.stored = cec_o.data();  // o for the distance to the optimum
     }
     if (reads_stored_shift(p, layout.slices, comm != nullptr)) {
-      const unsigned blocks = static_cast<unsigned>((dim + 255) / 256);
-      const void* base = nullptr;
-      std::size_t bytes = 0;
-      if (device::env_int("CHAINSAW_STORED_O_DOUBLE", 0)) {
-        stored_o64 = DeviceBuffer<double>(static_cast<std::size_t>(dim));
-        shift_values_kernel<<<blocks, 256, 0, s>>>(problem.shift, dim, stored_o64.data());
-        base = stored_o64.data();
-        bytes = stored_o64.bytes();
-      } else {
-        stored_o = DeviceBuffer<real_t>(static_cast<std::size_t>(dim));
-        shift_values_kernel<<<blocks, 256, 0, s>>>(problem.shift, dim, stored_o.data());
-        base = stored_o.data();
-        bytes = stored_o.bytes();
-      }
+      stored_o = DeviceBuffer<real_t>(static_cast<std::size_t>(dim));
+      shift_values_kernel<<<static_cast<unsigned>((dim + 255) / 256), 256, 0, s>>>(
+          problem.shift, dim, stored_o.data());
       CHAINSAW_CUDA_CHECK_LAUNCH();
-      if (device::env_int("CHAINSAW_O_L2_PERSIST", 0)) {
-        int device_id = 0, max_persist = 0, max_window = 0;
-        CHAINSAW_CUDA_TRY(cudaGetDevice(&device_id));
-        CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, device_id));
-        CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, device_id));
-        const std::size_t window = std::min(bytes, static_cast<std::size_t>(max_window));
-        const std::size_t setaside = std::min(window, static_cast<std::size_t>(max_persist));
-        if (setaside > 0) {
-          CHAINSAW_CUDA_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, setaside));
-          o_window.base_ptr = const_cast<void*>(base);
-          o_window.num_bytes = window;
-          o_window.hitRatio = static_cast<float>(static_cast<double>(setaside) / window);
-          o_window.hitProp = cudaAccessPropertyPersisting;
-          o_window.missProp = cudaAccessPropertyStreaming;
-          std::fprintf(stderr, "o L2 window: %zu bytes, set-aside %zu (max %d, window max %d)\n",
-                       window, setaside, max_persist, max_window);
-        }
-      }
+      stored_o_window = PersistingL2Window(stored_o.data(), stored_o.bytes());
     }
     stored_evaluation = gpu_evaluates_stored_vectors(problem);
     if (problem.is_external() && problem.external->device_passes) {
@@ -582,16 +608,10 @@ struct CudaEngine::Impl {
         using Fn = decltype(fn);
         using Passes =
             device::FusedPassesFor<device::FitnessTerm<Fn>, device::StoredShiftTerm<Fn>>;
-        using Passes64 =
-            device::FusedPassesFor<device::FitnessTerm<Fn>, device::StoredShiftTerm<Fn, double>>;
         const device::FitnessTerm<Fn> term{problem.shift};
-        if (stored_o64.size() > 0)
-          passes = std::make_shared<Passes64>(term,
-                                              device::StoredShiftTerm<Fn, double>{stored_o64.data()});
-        else
-          passes = stored_o.size() > 0
-                       ? std::make_shared<Passes>(term, device::StoredShiftTerm<Fn>{stored_o.data()})
-                       : std::make_shared<Passes>(term);
+        passes = stored_o.size() > 0
+                     ? std::make_shared<Passes>(term, device::StoredShiftTerm<Fn>{stored_o.data()})
+                     : std::make_shared<Passes>(term);
       });
     }
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(tickets.data(), 0, tickets.bytes(), s));
@@ -649,7 +669,7 @@ struct CudaEngine::Impl {
     c.tickets = tickets.data();
     c.sw_state = sw_state.data();
     c.invalid = problem.is_external() ? invalid.data() : nullptr;
-    c.o_window = o_window;
+    c.shift_window = stored_o_window.window();
     return c;
   }
   template <class Term, class Op>

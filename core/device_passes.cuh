@@ -60,15 +60,9 @@ struct PassContext {
   unsigned* tickets = nullptr;     // per row, zero between launches
   SwDeviceState* sw_state = nullptr;
   unsigned long long* invalid = nullptr;  // user objectives: NaN and -inf values are counted
-  // EXPERIMENT: the evaluation pass's L2 window over o (num_bytes 0: none).
-  cudaAccessPolicyWindow o_window{};
+  // The evaluation pass's o in a persisting L2 window (core/cuda_engine.cu); num_bytes 0: none.
+  cudaAccessPolicyWindow shift_window{};
 };
-
-// EXPERIMENT knobs (session 10), read once.
-inline int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v == nullptr ? fallback : std::atoi(v);
-}
 
 // Blocks of this kernel that fit on one SM (registers, shared memory), asked of the driver once
 // per kernel.
@@ -149,53 +143,37 @@ inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_
 
 // `blocks_cap` (> 0) lowers the blocks per SM, so that kernels which must map genes to threads
 // alike (the Solis-Wets moves and their apply step regenerate the same dif) share one shape.
+// `l2_window` (num_bytes > 0): the launch's accesses to it persist in L2.
 template <class Term, class Op>
 ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, Spread spread,
                           int rows, curandState* rng_in = nullptr, curandState* rng_out = nullptr,
-                          int blocks_cap = 0, bool resident_cap = false,
-                          bool o_window = false) {
+                          int blocks_cap = 0, const cudaAccessPolicyWindow* l2_window = nullptr) {
   CHAINSAW_EXPECTS(rows >= 1 && rows <= c.max_rows, "batched launch exceeds its rows");
   int blocks = blocks_per_sm<Term, Op>(c);
-  const int occupancy = blocks;
   if (blocks_cap > 0) blocks = std::min(blocks, blocks_cap);
-  std::size_t dynamic_smem = 0;
-  const auto kernel = reduce_kernel<Term, Op>(c);
-  if (resident_cap && blocks < occupancy) {
-    // Dynamic shared memory that leaves room for `blocks` blocks per SM and no more.
-    static int per_sm = 0;
-    if (per_sm == 0)
-      CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
-    dynamic_smem = static_cast<std::size_t>(per_sm / (blocks + 1) + 1);
-    CHAINSAW_CUDA_TRY(cudaFuncSetAttribute(kernel.function, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(dynamic_smem)));
-    int n = 0;
-    CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel.function, kThreads,
-                                                                    dynamic_smem));
-    if (n != blocks) dynamic_smem = 0;
-  }
   ReduceShape s = launch_shape(c, spread, blocks);
   // Sharded: every rank reduces its slice, the partials are exchanged, and each rank finishes
   // the rows alike. Element-wise passes (NoTerm) reduce nothing and finish on their own.
   using Partial = typename Term::Partial;
   s.deferred = c.collective != nullptr && !std::is_same_v<Term, NoTerm>;
   const dim3 grid(static_cast<unsigned>(s.blocks_x * c.slices), static_cast<unsigned>(rows));
+  const auto kernel = reduce_kernel<Term, Op>(c);
   cudaLaunchAttribute attrs[2]{};
-  int n_attrs = 0;
+  unsigned attr_count = 0;
   if (kernel.programmatic) {
-    attrs[n_attrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attrs[n_attrs++].val.programmaticStreamSerializationAllowed = 1;
+    attrs[attr_count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[attr_count++].val.programmaticStreamSerializationAllowed = 1;
   }
-  if (o_window && c.o_window.num_bytes > 0) {
-    attrs[n_attrs].id = cudaLaunchAttributeAccessPolicyWindow;
-    attrs[n_attrs++].val.accessPolicyWindow = c.o_window;
+  if (l2_window != nullptr && l2_window->num_bytes > 0) {
+    attrs[attr_count].id = cudaLaunchAttributeAccessPolicyWindow;
+    attrs[attr_count++].val.accessPolicyWindow = *l2_window;
   }
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = dynamic_smem;
   config.stream = c.stream;
   config.attrs = attrs;
-  config.numAttrs = static_cast<unsigned>(n_attrs);
+  config.numAttrs = attr_count;
   CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, kernel.function, op, term, s,
                                        rng_in ? rng_in : c.rng, rng_out ? rng_out : c.rng,
                                        static_cast<Partial*>(c.partials), c.tickets));
@@ -252,28 +230,17 @@ class FusedPassesFor final : public FusedPasses {
   void evaluate(const PassContext& c, const int* slots, int rows) const override {
     const EvaluateOp op{c.genes, c.pitch, slots, sink(c)};
     if constexpr (!std::is_same_v<EvaluationTerm, Term>) {
-      // Launched in the shape of term_'s kernel, so that its rows reduce in the same tree and
-      // equal term_'s values to the bit; where that shape does not fit it, term_ runs instead.
-      static const int cap = env_int("CHAINSAW_EVAL_BPS", 0);
-      static const bool fit = env_int("CHAINSAW_EVAL_FIT", 0) != 0;
-      static const bool own = env_int("CHAINSAW_EVAL_OWN", 0) != 0;
-      int shape_blocks = blocks_per_sm<Term, EvaluateOp>(c);
-      if (own) shape_blocks = std::min(blocks_per_sm<EvaluationTerm, EvaluateOp>(c),
-                                       blocks_per_sm<EvaluationTerm, EarlySlotEvaluateOp>(c));
-      if (cap > 0) shape_blocks = std::min(shape_blocks, cap);
-      if (evaluation_term_ && !c.sliced() &&
-          blocks_per_sm<EvaluationTerm, EvaluateOp>(c) >= shape_blocks) {
-        static const bool early = env_int("CHAINSAW_EVAL_EARLY", 0) != 0;
-        if (early) {
-          const EarlySlotEvaluateOp early_op{op};
-          if (blocks_per_sm<EvaluationTerm, EarlySlotEvaluateOp>(c) >= shape_blocks) {
-            launch_reduce(c, early_op, *evaluation_term_, Spread::kBatch, rows, nullptr, nullptr,
-                          shape_blocks, fit, true);
-            return;
-          }
-        }
-        launch_reduce(c, op, *evaluation_term_, Spread::kBatch, rows, nullptr, nullptr,
-                      shape_blocks, fit, true);
+      // In its own launch shape, o persisting in L2, the slot read before the previous grid is
+      // awaited except for ordered partials, which that made slower: measured on the H100
+      // (bench/results/2026-11-23-h100/session10). Its rows reduce in its own tree, which is
+      // term_'s where both kernels have the same occupancy (Rastrigin, Schwefel 1.2).
+      if (evaluation_term_ && !c.sliced()) {
+        if constexpr (EvaluationTerm::Partial::kOrdered)
+          launch_reduce(c, op, *evaluation_term_, Spread::kBatch, rows, nullptr, nullptr, 0,
+                        &c.shift_window);
+        else
+          launch_reduce(c, EarlySlotEvaluateOp{op}, *evaluation_term_, Spread::kBatch, rows,
+                        nullptr, nullptr, 0, &c.shift_window);
         return;
       }
     }

@@ -14,7 +14,9 @@
 // cuRAND state from rng_in and, if asked, stores the advanced one to rng_out),
 // produce(row, j0, n, v, rng) filling v[0..n) with
 // the values to reduce for genes j0..j0+n (and writing whatever genes it makes), and
-// finish(row, term, partial) run by one thread once the row is reduced.
+// finish(row, term, partial) run by one thread once the row is reduced. It may also have
+// prepare_row(row), run on a copy of it before the previous grid is awaited: it may read only
+// what no kernel writes (inputs the host staged before the launch).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -67,25 +69,20 @@ struct ReduceShape {
   }
 };
 
-// Loads/stores a lane's kVec values as 16-byte accesses when the run is whole (always aligned:
+// Loads/stores a lane's kVec genes as 16-byte accesses when the run is whole (always aligned:
 // rows have a 32-gene pitch and runs start at multiples of kVec).
-template <class T>
-__device__ inline void load_run(const T* p, int n, T (&out)[kVec]) {
-  constexpr int kLoads = kVec * static_cast<int>(sizeof(T)) / 16;
+inline constexpr int kAccesses = kLaneBytes / 16;
+__device__ inline void load_genes(const real_t* p, int n, real_t (&out)[kVec]) {
   if (n == kVec) {
-    uint4 raw[kLoads];
+    uint4 raw[kAccesses];
 #pragma unroll
-    for (int q = 0; q < kLoads; ++q) raw[q] = reinterpret_cast<const uint4*>(p)[q];
+    for (int q = 0; q < kAccesses; ++q) raw[q] = reinterpret_cast<const uint4*>(p)[q];
     memcpy(out, raw, sizeof(raw));
   } else {
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) out[k] = p[k];
   }
-}
-inline constexpr int kAccesses = kLaneBytes / 16;
-__device__ inline void load_genes(const real_t* p, int n, real_t (&out)[kVec]) {
-  load_run(p, n, out);
 }
 __device__ inline void store_genes(real_t* p, int n, const real_t (&in)[kVec]) {
   if (n == kVec) {
@@ -126,16 +123,16 @@ struct FitnessTerm {  // the value is a gene; the term is the function's, on z =
 // instead of hashed per gene: the evaluation pass of an engine that holds whole individuals
 // (core/cuda_engine.cu). A lane's o comes in 16-byte loads beside its genes' (the copy starts at
 // gene 0 and is aligned like a row); z is FitnessTerm's, to the bit. One layout only.
-template <class Fn, class OValue = real_t>
+template <class Fn>
 struct StoredShiftTerm {
   using Partial = typename Fn::Partial;
   static constexpr bool kSliceable = false;
-  const OValue* o = nullptr;
+  const real_t* o = nullptr;
   __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
   __device__ void accumulate_tile(Partial& p, const double (&v)[kVec], Dim j0, int n) const {
-    OValue o_run[kVec];
-    load_run(o + j0, n, o_run);
-    // A numeric index is converted once per run (i0 + k is exact), not per gene.
+    real_t o_run[kVec];
+    load_genes(o + j0, n, o_run);
+    // A numeric index (Fn::Index double) is converted once per run, i0 + k exactly, not per gene.
     const typename Fn::Index i0 = static_cast<typename Fn::Index>(j0 + 1);
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
@@ -268,7 +265,7 @@ __global__ void __launch_bounds__(kThreads)
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {
   using Partial = typename Term::Partial;
-  Op row_op = op;
+  Op row_op = op;  // the operation; with its row's inputs, where it prepares them early
   if constexpr (PreparesRow<Op>::value) row_op.prepare_row(static_cast<int>(blockIdx.y));
   await_previous_grid_and_release_next();
   if (!op.active()) return;
