@@ -164,16 +164,73 @@ bool gpu_evaluates_stored_vectors(const Problem& problem) {
          !(problem.is_external() && problem.external->device_passes);
 }
 
-// The evaluation pass of a built-in function reads o from a device copy (StoredShiftTerm); the
-// passes that make genes (initialisation, crossover, Solis-Wets) hash it. Measured on the H100
-// (bench/results/2026-11-23-h100/session9): the copy speeds a batch's evaluation at 1e6-D by
-// 3-24% (Salomon 69 -> 74% of copy bandwidth, Schwefel 1.2 48 -> 60%), its rows sharing o in
-// L2, but read in every pass it slowed the 3e6-D run (19.2 -> 20.5 s): the making passes' own
-// streams evict it, and their random numbers keep the GPU busy anyway. Engines whose rows are
+// The evaluation pass of a built-in function reads o from a device copy (StoredShiftTerm), kept
+// in L2 by a persisting window; the passes that make genes (initialisation, crossover,
+// Solis-Wets) hash it. Measured on the H100 (bench/results/2026-11-23-h100/session9): the copy
+// speeds a batch's evaluation at 1e6-D by 3-24% (Salomon 69 -> 74% of copy bandwidth, Schwefel
+// 1.2 48 -> 60%), its rows sharing o in L2, but read in every pass it slowed the 3e6-D run
+// (19.2 -> 20.5 s): the making passes' own streams evict it, and their random numbers keep the
+// GPU busy anyway. Engines whose rows are
 // laid out in slices hash: the copy would have to follow the slices.
 bool reads_stored_shift(const Problem& problem, int slices, bool sharded) {
   return !sharded && slices == 1 && !problem.is_cec2010() && !problem.is_external();
 }
+
+// A persisting L2 window over a device range: launches given window() keep the range's lines in
+// L2 against the other accesses' (CUDA's access policy window). The evaluation pass reads o in
+// one, for the genes it streams would evict o between launches (bench/results/2026-11-23-h100/
+// session10: 4 of 84 MB read from DRAM per 1e6-D batch). The device's set-aside for persisting
+// lines is raised to the range, up to its maximum (the window then persists that share of it),
+// and given back, with the lines, when the window goes. Devices without one get no window.
+class PersistingL2Window {
+ public:
+  PersistingL2Window() = default;
+  PersistingL2Window(const void* base, std::size_t bytes) {
+    int device = 0, max_set_aside = 0, max_window = 0;
+    CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
+    CHAINSAW_CUDA_TRY(
+        cudaDeviceGetAttribute(&max_set_aside, cudaDevAttrMaxPersistingL2CacheSize, device));
+    CHAINSAW_CUDA_TRY(
+        cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, device));
+    const std::size_t span = std::min(bytes, static_cast<std::size_t>(max_window));
+    const std::size_t wanted = std::min(span, static_cast<std::size_t>(max_set_aside));
+    if (wanted == 0) return;
+    CHAINSAW_CUDA_TRY(cudaDeviceGetLimit(&previous_set_aside_, cudaLimitPersistingL2CacheSize));
+    const std::size_t set_aside = std::max(previous_set_aside_, wanted);
+    if (set_aside != previous_set_aside_ &&
+        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, set_aside) != cudaSuccess) {
+      (void)cudaGetLastError();  // not allowed here (MIG, MPS): run without the window
+      return;
+    }
+    raised_ = set_aside != previous_set_aside_;
+    window_.base_ptr = const_cast<void*>(base);
+    window_.num_bytes = span;
+    window_.hitRatio = static_cast<float>(static_cast<double>(wanted) / static_cast<double>(span));
+    window_.hitProp = cudaAccessPropertyPersisting;
+    window_.missProp = cudaAccessPropertyStreaming;
+  }
+  PersistingL2Window(const PersistingL2Window&) = delete;
+  PersistingL2Window& operator=(const PersistingL2Window&) = delete;
+  PersistingL2Window(PersistingL2Window&& other) noexcept { *this = std::move(other); }
+  PersistingL2Window& operator=(PersistingL2Window&& other) noexcept {
+    std::swap(window_, other.window_);
+    std::swap(previous_set_aside_, other.previous_set_aside_);
+    std::swap(raised_, other.raised_);
+    return *this;
+  }
+  ~PersistingL2Window() {
+    if (window_.num_bytes == 0) return;
+    // Best effort, as in every destructor here: the lines and the set-aside go back.
+    (void)cudaCtxResetPersistingL2Cache();
+    if (raised_) (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, previous_set_aside_);
+  }
+  const cudaAccessPolicyWindow& window() const { return window_; }
+
+ private:
+  cudaAccessPolicyWindow window_{};  // num_bytes 0: none
+  std::size_t previous_set_aside_ = 0;
+  bool raised_ = false;
+};
 
 // A user objective: the count of invalid values; a batch callback's also the Solis-Wets
 // candidate it evaluates and its values of a batch.
@@ -434,6 +491,7 @@ struct CudaEngine::Impl {
   PinnedBuffer<device::SwDeviceState> host_sw;
   // A built-in function's o, for its evaluation pass (reads_stored_shift); empty otherwise.
   DeviceBuffer<real_t> stored_o;
+  PersistingL2Window stored_o_window;  // over stored_o, for the evaluation launches
   // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes).
   DeviceBuffer<real_t> cec_o, candidate;
   DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
@@ -540,6 +598,7 @@ struct CudaEngine::Impl {
       shift_values_kernel<<<static_cast<unsigned>((dim + 255) / 256), 256, 0, s>>>(
           problem.shift, dim, stored_o.data());
       CHAINSAW_CUDA_CHECK_LAUNCH();
+      stored_o_window = PersistingL2Window(stored_o.data(), stored_o.bytes());
     }
     stored_evaluation = gpu_evaluates_stored_vectors(problem);
     if (problem.is_external() && problem.external->device_passes) {
@@ -610,6 +669,7 @@ struct CudaEngine::Impl {
     c.tickets = tickets.data();
     c.sw_state = sw_state.data();
     c.invalid = problem.is_external() ? invalid.data() : nullptr;
+    c.shift_window = stored_o_window.window();
     return c;
   }
   template <class Term, class Op>

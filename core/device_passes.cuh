@@ -60,6 +60,8 @@ struct PassContext {
   unsigned* tickets = nullptr;     // per row, zero between launches
   SwDeviceState* sw_state = nullptr;
   unsigned long long* invalid = nullptr;  // user objectives: NaN and -inf values are counted
+  // The evaluation pass's o in a persisting L2 window (core/cuda_engine.cu); num_bytes 0: none.
+  cudaAccessPolicyWindow shift_window{};
 };
 
 // Blocks of this kernel that fit on one SM (registers, shared memory), asked of the driver once
@@ -141,10 +143,11 @@ inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_
 
 // `blocks_cap` (> 0) lowers the blocks per SM, so that kernels which must map genes to threads
 // alike (the Solis-Wets moves and their apply step regenerate the same dif) share one shape.
+// `l2_window` (num_bytes > 0): the launch's accesses to it persist in L2.
 template <class Term, class Op>
 ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, Spread spread,
                           int rows, curandState* rng_in = nullptr, curandState* rng_out = nullptr,
-                          int blocks_cap = 0) {
+                          int blocks_cap = 0, const cudaAccessPolicyWindow* l2_window = nullptr) {
   CHAINSAW_EXPECTS(rows >= 1 && rows <= c.max_rows, "batched launch exceeds its rows");
   int blocks = blocks_per_sm<Term, Op>(c);
   if (blocks_cap > 0) blocks = std::min(blocks, blocks_cap);
@@ -155,15 +158,22 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
   s.deferred = c.collective != nullptr && !std::is_same_v<Term, NoTerm>;
   const dim3 grid(static_cast<unsigned>(s.blocks_x * c.slices), static_cast<unsigned>(rows));
   const auto kernel = reduce_kernel<Term, Op>(c);
-  cudaLaunchAttribute programmatic{};
-  programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  programmatic.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attrs[2]{};
+  unsigned attr_count = 0;
+  if (kernel.programmatic) {
+    attrs[attr_count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[attr_count++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  if (l2_window != nullptr && l2_window->num_bytes > 0) {
+    attrs[attr_count].id = cudaLaunchAttributeAccessPolicyWindow;
+    attrs[attr_count++].val.accessPolicyWindow = *l2_window;
+  }
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = dim3(kThreads);
   config.stream = c.stream;
-  config.attrs = &programmatic;
-  config.numAttrs = kernel.programmatic ? 1 : 0;
+  config.attrs = attrs;
+  config.numAttrs = attr_count;
   CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, kernel.function, op, term, s,
                                        rng_in ? rng_in : c.rng, rng_out ? rng_out : c.rng,
                                        static_cast<Partial*>(c.partials), c.tickets));
@@ -220,13 +230,17 @@ class FusedPassesFor final : public FusedPasses {
   void evaluate(const PassContext& c, const int* slots, int rows) const override {
     const EvaluateOp op{c.genes, c.pitch, slots, sink(c)};
     if constexpr (!std::is_same_v<EvaluationTerm, Term>) {
-      // Launched in the shape of term_'s kernel, so that its rows reduce in the same tree and
-      // equal term_'s values to the bit; where that shape does not fit it, term_ runs instead.
-      const int shape_blocks = blocks_per_sm<Term, EvaluateOp>(c);
-      if (evaluation_term_ && !c.sliced() &&
-          blocks_per_sm<EvaluationTerm, EvaluateOp>(c) >= shape_blocks) {
-        launch_reduce(c, op, *evaluation_term_, Spread::kBatch, rows, nullptr, nullptr,
-                      shape_blocks);
+      // In its own launch shape, o persisting in L2, the slot read before the previous grid is
+      // awaited except for ordered partials, which that made slower: measured on the H100
+      // (bench/results/2026-11-23-h100/session10). Its rows reduce in its own tree, which is
+      // term_'s where both kernels have the same occupancy (Rastrigin, Schwefel 1.2).
+      if (evaluation_term_ && !c.sliced()) {
+        if constexpr (EvaluationTerm::Partial::kOrdered)
+          launch_reduce(c, op, *evaluation_term_, Spread::kBatch, rows, nullptr, nullptr, 0,
+                        &c.shift_window);
+        else
+          launch_reduce(c, EarlySlotEvaluateOp{op}, *evaluation_term_, Spread::kBatch, rows,
+                        nullptr, nullptr, 0, &c.shift_window);
         return;
       }
     }

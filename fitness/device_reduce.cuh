@@ -14,7 +14,9 @@
 // cuRAND state from rng_in and, if asked, stores the advanced one to rng_out),
 // produce(row, j0, n, v, rng) filling v[0..n) with
 // the values to reduce for genes j0..j0+n (and writing whatever genes it makes), and
-// finish(row, term, partial) run by one thread once the row is reduced.
+// finish(row, term, partial) run by one thread once the row is reduced. It may also have
+// prepare_row(row), run on a copy of it before the previous grid is awaited: it may read only
+// what no kernel writes (inputs the host staged before the launch).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -130,9 +132,11 @@ struct StoredShiftTerm {
   __device__ void accumulate_tile(Partial& p, const double (&v)[kVec], Dim j0, int n) const {
     real_t o_run[kVec];
     load_genes(o + j0, n, o_run);
+    // A numeric index (Fn::Index double) is converted once per run, i0 + k exactly, not per gene.
+    const typename Fn::Index i0 = static_cast<typename Fn::Index>(j0 + 1);
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-      if (k < n) Fn::accumulate(p, v[k] - static_cast<double>(o_run[k]), j0 + k + 1);
+      if (k < n) Fn::accumulate(p, v[k] - static_cast<double>(o_run[k]), i0 + k);
   }
 };
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares
@@ -250,12 +254,19 @@ __device__ inline void await_previous_grid_and_release_next() {
 #endif
 }
 
+template <class Op, class = void>
+struct PreparesRow : std::false_type {};
+template <class Op>
+struct PreparesRow<Op, std::void_t<decltype(&Op::prepare_row)>> : std::true_type {};
+
 template <class Term, class Op, int kLayout = kWholeRows>
 __global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {
   using Partial = typename Term::Partial;
+  Op row_op = op;  // the operation; with its row's inputs, where it prepares them early
+  if constexpr (PreparesRow<Op>::value) row_op.prepare_row(static_cast<int>(blockIdx.y));
   await_previous_grid_and_release_next();
   if (!op.active()) return;
 
@@ -296,7 +307,7 @@ __global__ void __launch_bounds__(kThreads)
     double v[kVec];
     const Dim left = mem_end - jm;
     const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
-    if (n > 0) op.produce(row, jm, n, v, rng);
+    if (n > 0) row_op.produce(row, jm, n, v, rng);
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
       accumulate_lane(term, tile_partial, v, j0, n, row);

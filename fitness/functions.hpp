@@ -1,5 +1,7 @@
 // The six benchmark functions of seed 003 §6.3, shifted (z = x - o) and with fBias = -330.
-// Each is a per-gene term (`accumulate`, index i is 1-based as in the formulas) and a reduction
+// Each is a per-gene term (`accumulate`, index i is 1-based as in the formulas and of type Index: a count (Dim), or a
+// double where the term computes with it, so that a kernel may step it without converting an
+// integer per gene; exact either way) and a reduction
 // kind (`Partial`), written once for both backends. All arithmetic is double: genes are read as
 // real_t and widened before the shift.
 #pragma once
@@ -28,8 +30,9 @@ CHAINSAW_HD double cos_two_pi(double z) {
 
 struct Rastrigin {
   static constexpr double kBias = kFBias;
+  using Index = Dim;
   using Partial = SumPartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) {
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index /*i*/) {
     p.sum += z * z - 10.0 * detail::cos_two_pi(z) + 10.0;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
@@ -37,10 +40,11 @@ struct Rastrigin {
 
 struct Griewank {
   static constexpr double kBias = kFBias;
+  using Index = double;
   using Partial = SumProductPartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) {
     p.sum += z * z / 4000.0;
-    p.product *= cos(z / sqrt(static_cast<double>(i)));
+    p.product *= cos(z / sqrt(i));
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
     return p.sum - p.product + 1.0;
@@ -50,8 +54,9 @@ struct Griewank {
 // Salomon: the parallel part is g = sum z^2; the outer formula is applied once, after reduction.
 struct Salomon {
   static constexpr double kBias = kFBias;
+  using Index = Dim;
   using Partial = SumPartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) { p.sum += z * z; }
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index /*i*/) { p.sum += z * z; }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
     const double root = sqrt(p.sum);
     return 1.0 - cos(detail::kTwoPi * root) + 0.1 * root;
@@ -62,8 +67,9 @@ struct Salomon {
 // extra factor i, which would make it Sum Squares plus a first-gene weight).
 struct Discus {
   static constexpr double kBias = kFBias;
+  using Index = Dim;
   using Partial = SumPartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) {
     p.sum += (i == 1 ? 1.0e6 : 1.0) * z * z;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
@@ -71,17 +77,19 @@ struct Discus {
 
 struct SumSquares {
   static constexpr double kBias = kFBias;
+  using Index = double;
   using Partial = SumPartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim i) {
-    p.sum += static_cast<double>(i) * z * z;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) {
+    p.sum += i * z * z;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
 };
 
 struct Schwefel12 {
   static constexpr double kBias = kFBias;
+  using Index = Dim;
   using Partial = PrefixSquarePartial;
-  CHAINSAW_HD static void accumulate(Partial& p, double z, Dim /*i*/) {
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index /*i*/) {
     p.total += z;
     p.prefix_sum += p.total;
     p.prefix_square_sum += p.total * p.total;
@@ -95,8 +103,9 @@ struct Schwefel12 {
 // evaluate the stored vector (fitness/cec2010.hpp).
 struct GenesOnly {
   static constexpr double kBias = 0.0;
+  using Index = Dim;
   using Partial = SumPartial;
-  CHAINSAW_HD static void accumulate(Partial&, double, Dim) {}
+  CHAINSAW_HD static void accumulate(Partial&, double, Index) {}
   CHAINSAW_HD static double finish(const Partial&, Dim) { return 0.0; }
 };
 

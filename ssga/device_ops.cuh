@@ -122,6 +122,15 @@ struct CrossoverOp {
   }
 };
 
+// A lane's n stored genes at p, widened.
+__device__ inline void load_widened(const real_t* p, int n, double (&v)[kVec]) {
+  real_t x[kVec];
+  load_genes(p, n, x);
+  #pragma unroll
+  for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+    if (k < n) v[k] = x[k];
+}
+
 // f of stored slots (after a host write).
 struct EvaluateOp {
   static constexpr bool kUsesRng = false;
@@ -132,15 +141,32 @@ struct EvaluateOp {
   FitnessSink sink;
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState&) const {
-    real_t x[kVec];
-    load_genes(genes + static_cast<Dim>(slots[row]) * pitch + j0, n, x);
-    #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-      if (k < n) v[k] = x[k];
+    load_widened(genes + static_cast<Dim>(slots[row]) * pitch + j0, n, v);
   }
   template <class Term>
   __device__ void finish(int row, const Term& term, const typename Term::Partial& p) const {
     sink.write(slots[row], row, term, p);
+  }
+};
+
+// EvaluateOp that reads its row's slot before the previous grid is awaited, so that the first
+// genes' address is known when the wait ends (the slots are staged by the host: no kernel writes
+// them). The evaluation of a built-in function's stored individuals (core/device_passes.cuh).
+struct EarlySlotEvaluateOp {
+  static constexpr bool kUsesRng = false;
+  __device__ bool stores_rng() const { return false; }
+  EvaluateOp base;
+  const real_t* row_genes = nullptr;  // set by prepare_row
+  __device__ bool active() const { return true; }
+  __device__ void prepare_row(int row) {
+    row_genes = base.genes + static_cast<Dim>(base.slots[row]) * base.pitch;
+  }
+  __device__ void produce(int, Dim j0, int n, double (&v)[kVec], curandState&) const {
+    load_widened(row_genes + j0, n, v);
+  }
+  template <class Term>
+  __device__ void finish(int row, const Term& term, const typename Term::Partial& p) const {
+    base.finish(row, term, p);
   }
 };
 

@@ -2,6 +2,7 @@
 // without a usable GPU (CI has none); they run on the device machine (bench/results/ says when).
 #if defined(CHAINSAW_CUDA)
 
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -60,7 +61,7 @@ TEST(CudaFitness, EqualsHostFloat64ReductionAtRandomPointsForEveryFunctionAndSiz
 }
 
 // The host's o, written as genes, is at z = 0 exactly for both of the device's sources of o:
-// the evaluation pass reads its device copy, while the distance and the crossover pass hash
+// the evaluation pass reads its device copy (in its L2 window), while the distance and the crossover pass hash
 // o_j per gene (a child of two copies of o: BLX returns identical parents exactly; no mutation).
 TEST(CudaFitness, OptimumIsMinus330ForEveryFunction) {
   REQUIRE_GPU();
@@ -80,6 +81,39 @@ TEST(CudaFitness, OptimumIsMinus330ForEveryFunction) {
     EXPECT_EQ(child, -330.0) << info.name;
     EXPECT_EQ(engine.distance_to_optimum(spec.slot), 0.0) << info.name;
   }
+}
+
+// The evaluation pass keeps o in a persisting L2 window: the engine raises the device's
+// set-aside for it and gives it back when it goes, so that the caller's process finds the device
+// as it was. The values are the host's meanwhile.
+TEST(CudaFitness, TheEvaluationsL2SetAsideIsGivenBackWithTheEngine) {
+  REQUIRE_GPU();
+  int device = 0, max_set_aside = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&max_set_aside, cudaDevAttrMaxPersistingL2CacheSize, device),
+            cudaSuccess);
+  if (max_set_aside == 0) GTEST_SKIP() << "this device has no persisting L2";
+  std::size_t before = 0, during = 0, after = 0;
+  ASSERT_EQ(cudaDeviceGetLimit(&before, cudaLimitPersistingL2CacheSize), cudaSuccess);
+  // o 4 MB over the set-aside the device has (the H100's default: 9.4 MB), which it must raise.
+  const std::size_t o_bytes = before + (std::size_t{4} << 20);
+  if (o_bytes > static_cast<std::size_t>(max_set_aside))
+    GTEST_SKIP() << "the persisting L2 set-aside is at its maximum already";
+  const Dim dim = static_cast<Dim>(o_bytes / sizeof(real_t)) + 3;
+  {
+    const Problem problem = Problem::make("salomon", dim, 3);
+    CudaEngine engine(small_config("salomon", dim), problem);
+    ASSERT_EQ(cudaDeviceGetLimit(&during, cudaLimitPersistingL2CacheSize), cudaSuccess);
+    EXPECT_GT(during, before);
+    for (std::uint64_t key : {4, 5}) {
+      const auto x = random_genes(problem, key);
+      engine.write_genes(0, x.data());
+      const double ref = evaluate_host(problem, x.data());
+      EXPECT_NEAR(engine.fitness(0), ref, 1e-6 * std::fabs(ref));
+    }
+  }
+  ASSERT_EQ(cudaDeviceGetLimit(&after, cudaLimitPersistingL2CacheSize), cudaSuccess);
+  EXPECT_EQ(after, before);
 }
 
 TEST(CudaFitness, BitIdenticalRunAfterRun) {
