@@ -170,8 +170,8 @@ bool gpu_evaluates_stored_vectors(const Problem& problem) {
 // speeds a batch's evaluation at 1e6-D by 3-24% (Salomon 69 -> 74% of copy bandwidth, Schwefel
 // 1.2 48 -> 60%), its rows sharing o in L2, but read in every pass it slowed the 3e6-D run
 // (19.2 -> 20.5 s): the making passes' own streams evict it, and their random numbers keep the
-// GPU busy anyway. Engines whose rows are
-// laid out in slices hash: the copy would have to follow the slices.
+// GPU busy anyway. Engines whose rows are laid out in slices hash: the copy would have to
+// follow the slices.
 bool reads_stored_shift(const Problem& problem, int slices, bool sharded) {
   return !sharded && slices == 1 && !problem.is_cec2010() && !problem.is_external();
 }

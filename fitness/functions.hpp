@@ -1,8 +1,8 @@
 // The six benchmark functions of seed 003 §6.3, shifted (z = x - o) and with fBias = -330.
-// Each is a per-gene term (`accumulate`, index i is 1-based as in the formulas and of type Index: a count (Dim), or a
-// double where the term computes with it, so that a kernel may step it without converting an
-// integer per gene; exact either way) and a reduction
-// kind (`Partial`), written once for both backends. All arithmetic is double: genes are read as
+// Each is a per-gene term (`accumulate`; index i is 1-based as in the formulas and of type
+// Index: a count (Dim), or a double where the term computes with it, so that a kernel may step
+// it without converting an integer per gene; exact either way) and a reduction kind
+// (`Partial`), written once for both backends. All arithmetic is double: genes are read as
 // real_t and widened before the shift.
 #pragma once
 

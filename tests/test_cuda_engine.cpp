@@ -61,8 +61,9 @@ TEST(CudaFitness, EqualsHostFloat64ReductionAtRandomPointsForEveryFunctionAndSiz
 }
 
 // The host's o, written as genes, is at z = 0 exactly for both of the device's sources of o:
-// the evaluation pass reads its device copy (in its L2 window), while the distance and the crossover pass hash
-// o_j per gene (a child of two copies of o: BLX returns identical parents exactly; no mutation).
+// the evaluation pass reads its device copy (in its L2 window), while the distance and the
+// crossover pass hash o_j per gene (a child of two copies of o: BLX returns identical parents
+// exactly; no mutation).
 TEST(CudaFitness, OptimumIsMinus330ForEveryFunction) {
   REQUIRE_GPU();
   for (const auto& info : all_functions()) {
