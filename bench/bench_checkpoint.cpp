@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "core/device_info.hpp"
-#include "core/engine_factory.hpp"
-#include "core/ma_sw_chains.hpp"
+#include "core/engines/cuda/device_info.hpp"
+#include "core/engines/engine_factory.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
 #include "fitness/problem.hpp"
-#include "io/checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 
 namespace chainsaw {
 namespace {

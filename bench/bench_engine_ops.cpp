@@ -19,14 +19,14 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "core/engine.hpp"
-#include "core/host_engine.hpp"
+#include "core/engines/engine.hpp"
+#include "core/engines/host/host_engine.hpp"
 #include "core/population.hpp"
 #if defined(CHAINSAW_CUDA)
 #include <curand_kernel.h>
 
-#include "core/cuda_engine.hpp"
-#include "core/device_info.hpp"
+#include "core/engines/cuda/cuda_engine.hpp"
+#include "core/engines/cuda/device_info.hpp"
 #endif
 
 namespace {

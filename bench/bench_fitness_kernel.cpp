@@ -13,12 +13,12 @@
 
 #include "bench_support.hpp"
 #include "core/rng.hpp"
-#include "fitness/cec2010_instance.hpp"
+#include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/host_fitness.hpp"
 #include "fitness/problem.hpp"
 #if defined(CHAINSAW_CUDA)
-#include "core/cuda_engine.hpp"
-#include "core/device_info.hpp"
+#include "core/engines/cuda/cuda_engine.hpp"
+#include "core/engines/cuda/device_info.hpp"
 #endif
 
 namespace {

@@ -14,8 +14,8 @@
 #if defined(CHAINSAW_CUDA)
 #include <cuda_runtime.h>
 
-#include "core/cuda_check.hpp"
-#include "core/device_buffer.hpp"
+#include "core/engines/cuda/cuda_check.hpp"
+#include "core/engines/cuda/device_buffer.hpp"
 #endif
 
 namespace chainsaw::bench {

@@ -121,7 +121,7 @@ struct FitnessTerm {  // the value is a gene; the term is the function's, on z =
 };
 // A built-in function's term with o read from a device copy of its values (the hash's floats)
 // instead of hashed per gene: the evaluation pass of an engine that holds whole individuals
-// (core/cuda_engine.cu). A lane's o comes in 16-byte loads beside its genes' (the copy starts at
+// (core/engines/cuda/cuda_engine.cu). A lane's o comes in 16-byte loads beside its genes' (the copy starts at
 // gene 0 and is aligned like a row); z is FitnessTerm's, to the bit. One layout only.
 template <class Fn>
 struct StoredShiftTerm {
@@ -239,10 +239,10 @@ struct Sliceable<Term, std::void_t<decltype(Term::kSliceable)>>
 // least registers, so a run of one slice keeps its launch shapes and speed), one slice of
 // several (a sharded rank: no more than a start gene and a deferred finish on top), or several
 // slices (one GPU running a sharded run's layout). The two sliced kinds take their launch
-// shapes from the one-slice kernel (core/device_passes.cuh), so that they reduce alike.
+// shapes from the one-slice kernel (core/engines/cuda/device_passes.cuh), so that they reduce alike.
 enum RowsLayout : int { kWholeRows = 0, kOneSlice = 1, kSeveralSlices = 2 };
 
-// Programmatic dependent launch (Hopper; core/device_passes.cuh launches with it): a launch may
+// Programmatic dependent launch (Hopper; core/engines/cuda/device_passes.cuh launches with it): a launch may
 // be scheduled onto the SMs while the stream's previous kernel drains. It must wait for that
 // kernel to finish, and its writes to show, before it reads or writes anything; then it lets
 // the stream's next launch be scheduled in turn. Without the launch attribute, or before sm_90,

@@ -19,7 +19,7 @@ struct CUstream_st;  // cudaStream_t is CUstream_st*: no CUDA header needed to n
 
 namespace chainsaw {
 namespace device {
-class FusedPasses;  // core/device_passes.cuh
+class FusedPasses;  // core/engines/cuda/device_passes.cuh
 }
 
 using DeviceStream = CUstream_st*;

@@ -100,7 +100,7 @@ struct Schwefel12 {
 
 // The gene-making pass of a function that is not a per-gene term (the CEC 2010 functions, whose
 // groups gather through a permutation): the engines make and store the genes with this, then
-// evaluate the stored vector (fitness/cec2010.hpp).
+// evaluate the stored vector (fitness/cec2010/cec2010.hpp).
 struct GenesOnly {
   static constexpr double kBias = 0.0;
   using Index = Dim;

@@ -1,7 +1,7 @@
 #include "fitness/host_fitness.hpp"
 
 #include "core/error.hpp"
-#include "fitness/cec2010_instance.hpp"
+#include "fitness/cec2010/cec2010_instance.hpp"
 
 namespace chainsaw {
 

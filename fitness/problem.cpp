@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "core/error.hpp"
-#include "fitness/cec2010_instance.hpp"
+#include "fitness/cec2010/cec2010_instance.hpp"
 
 namespace chainsaw {
 

@@ -42,7 +42,7 @@ struct FunctionInfo {
 
 // The six functions of the paper (seed 003 §6.3).
 const std::vector<FunctionInfo>& all_functions();
-// The twenty CEC 2010 LSGO functions, cec2010-f1 .. cec2010-f20 (fitness/cec2010.hpp).
+// The twenty CEC 2010 LSGO functions, cec2010-f1 .. cec2010-f20 (fitness/cec2010/cec2010.hpp).
 const std::vector<FunctionInfo>& cec2010_functions();
 // Throws UserError naming the known functions when `name` is not one of them.
 const FunctionInfo& function_info(const std::string& name);
@@ -186,7 +186,7 @@ decltype(auto) visit_function(FunctionId id, F&& f);
 
 }  // namespace chainsaw
 
-#include "fitness/cec2010.hpp"
+#include "fitness/cec2010/cec2010.hpp"
 #include "fitness/functions.hpp"
 
 namespace chainsaw {

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "io/output_file.hpp"
+#include "io/results/output_file.hpp"
 #include "io/version.hpp"
 
 namespace chainsaw {

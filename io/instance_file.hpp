@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "fitness/cec2010_instance.hpp"
+#include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/problem.hpp"
-#include "io/hdf5_file.hpp"
+#include "io/checkpoint/hdf5_file.hpp"
 
 namespace chainsaw {
 

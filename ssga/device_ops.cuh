@@ -5,7 +5,7 @@
 
 #include <type_traits>
 
-#include "core/engine.hpp"
+#include "core/engines/engine.hpp"
 #include "fitness/device_reduce.cuh"
 #include "fitness/external_objective.hpp"
 #include "ssga/blx_alpha.hpp"
@@ -151,7 +151,7 @@ struct EvaluateOp {
 
 // EvaluateOp that reads its row's slot before the previous grid is awaited, so that the first
 // genes' address is known when the wait ends (the slots are staged by the host: no kernel writes
-// them). The evaluation of a built-in function's stored individuals (core/device_passes.cuh).
+// them). The evaluation of a built-in function's stored individuals (core/engines/cuda/device_passes.cuh).
 struct EarlySlotEvaluateOp {
   static constexpr bool kUsesRng = false;
   __device__ bool stores_rng() const { return false; }

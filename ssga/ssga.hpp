@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "core/config.hpp"
-#include "core/engine.hpp"
+#include "core/engines/engine.hpp"
 #include "core/profiling.hpp"
 #include "core/population.hpp"
 #include "core/rng.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ma_sw_chains.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
 
 namespace chainsaw::test {
 

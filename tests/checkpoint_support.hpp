@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "core/engine.hpp"
-#include "core/ma_sw_chains.hpp"
+#include "core/engines/engine.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
 #include "fitness/problem.hpp"
-#include "io/checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/instance_file.hpp"
 
 namespace chainsaw::test {

@@ -11,8 +11,8 @@
 
 #include "api_objectives.hpp"
 #include "cli_support.hpp"
-#include "core/host_engine.hpp"
-#include "core/ma_sw_chains.hpp"
+#include "core/engines/host/host_engine.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
 #include "temp_dir_test.hpp"
 
 namespace chainsaw::test {

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "core/host_engine.hpp"
-#include "core/ma_sw_chains.hpp"
-#include "fitness/cec2010_instance.hpp"
+#include "core/engines/host/host_engine.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
+#include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/host_fitness.hpp"
 #include "fitness/problem.hpp"
 #include "io/instance_file.hpp"

@@ -13,7 +13,7 @@
 #include "checkpoint_support.hpp"
 #include "temp_dir_test.hpp"
 #include "core/error.hpp"
-#include "core/host_engine.hpp"
+#include "core/engines/host/host_engine.hpp"
 #include "io/instance_file.hpp"
 #include "test_support.hpp"
 

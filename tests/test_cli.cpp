@@ -18,9 +18,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/config.hpp"
-#include "core/ma_sw_chains.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
 #include "core/profiling.hpp"
-#include "io/result_json.hpp"
+#include "io/results/result_json.hpp"
 
 #include "cli_support.hpp"
 

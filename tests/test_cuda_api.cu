@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "api_objectives.hpp"
-#include "core/cuda_engine.hpp"
+#include "core/engines/cuda/cuda_engine.hpp"
 #include "gpu_test_support.hpp"
 #include "temp_dir_test.hpp"
 
@@ -47,7 +47,7 @@ double gpu_fitness(CudaEngine& engine, const std::vector<real_t>& x) {
 
 // The user objective runs in the engine's fused passes, instantiated here: the built-in's
 // kernels, shapes and reduction trees, so the same value bit for bit. The built-in's evaluation
-// pass reads o from memory in a kernel of its own (core/device_passes.cuh), in its own launch
+// pass reads o from memory in a kernel of its own (core/engines/cuda/device_passes.cuh), in its own launch
 // shape: for Rastrigin and Schwefel 1.2 that is the hashing kernel's (the same blocks per SM),
 // so their values agree to the bit here too.
 template <class Obj>

@@ -13,9 +13,9 @@
 
 #include "checkpoint_support.hpp"
 #include "temp_dir_test.hpp"
-#include "core/cuda_engine.hpp"
-#include "core/host_engine.hpp"
-#include "core/device_info.hpp"
+#include "core/engines/cuda/cuda_engine.hpp"
+#include "core/engines/host/host_engine.hpp"
+#include "core/engines/cuda/device_info.hpp"
 #include "gpu_test_support.hpp"
 #include "core/error.hpp"
 #include "io/instance_file.hpp"

@@ -13,12 +13,12 @@
 #include <utility>
 #include <vector>
 
-#include "core/cuda_engine.hpp"
+#include "core/engines/cuda/cuda_engine.hpp"
 #include "core/error.hpp"
-#include "core/device_info.hpp"
+#include "core/engines/cuda/device_info.hpp"
 #include "gpu_test_support.hpp"
-#include "core/ma_sw_chains.hpp"
-#include "fitness/cec2010_instance.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
+#include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/host_fitness.hpp"
 
 namespace chainsaw {
@@ -406,7 +406,7 @@ TEST(CudaEngineMemory, APopulationThatDoesNotFitIsRefusedWithItsSizes) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// CEC 2010 (fitness/cec2010.hpp) against the host implementation, itself held to a long-double
+// CEC 2010 (fitness/cec2010/cec2010.hpp) against the host implementation, itself held to a long-double
 // reference in test_cec2010.cpp, on every path that makes genes: plain evaluation,
 // initialisation, crossover, Solis-Wets (stored candidate + decision launch), whole runs.
 
@@ -463,7 +463,7 @@ TEST(CudaCec2010, BitIdenticalRunAfterRunAtAMillionVariables) {
   }
 }
 
-// The groups' own pass (fitness/device_cec2010.cuh) over a batch of rows in one launch, for
+// The groups' own pass (fitness/cec2010/device_cec2010.cuh) over a batch of rows in one launch, for
 // every layout with groups, rotated or not: rows x groups items that leave the last block partly
 // idle (D = 1100: 1, 11 or 22 groups), slots out of order; each row equals the host and, bit for
 // bit, its lone evaluation.

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/cuda_engine.hpp"
-#include "core/ma_sw_chains.hpp"
+#include "core/engines/cuda/cuda_engine.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
 #include "gpu_test_support.hpp"
 
 namespace chainsaw {

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
-#include "core/device_info.hpp"
+#include "core/engines/cuda/device_info.hpp"
 #include "test_support.hpp"
 
 namespace chainsaw {

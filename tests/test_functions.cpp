@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/host_engine.hpp"
+#include "core/engines/host/host_engine.hpp"
 #include "fitness/functions.hpp"
 #include "fitness/host_fitness.hpp"
 #include "fitness/problem.hpp"

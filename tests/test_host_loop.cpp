@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "core/host_engine.hpp"
-#include "core/ma_sw_chains.hpp"
+#include "core/engines/host/host_engine.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
 #include "test_support.hpp"
 
 namespace chainsaw {

@@ -17,7 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
-#include "fitness/cec2010_instance.hpp"
+#include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/host_fitness.hpp"
 #include "fitness/problem.hpp"
 #include "io/instance_file.hpp"

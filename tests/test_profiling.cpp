@@ -13,10 +13,10 @@
 
 #include "cli_support.hpp"
 #include "core/convergence_trace.hpp"
-#include "core/host_engine.hpp"
-#include "core/ma_sw_chains.hpp"
+#include "core/engines/host/host_engine.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
 #include "core/population.hpp"
-#include "io/profile_report.hpp"
+#include "io/cli/profile_report.hpp"
 #include "test_support.hpp"
 #include "thread_communicator.hpp"
 

@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "core/host_engine.hpp"
-#include "core/ma_sw_chains.hpp"
+#include "core/engines/host/host_engine.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
 #include "core/profiling.hpp"
 #include "core/population.hpp"
 #include "core/rng.hpp"

@@ -12,7 +12,7 @@
 #include <set>
 #include <vector>
 
-#include "core/host_engine.hpp"
+#include "core/engines/host/host_engine.hpp"
 #include "core/profiling.hpp"
 #include "core/population.hpp"
 #include "core/rng.hpp"

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "core/engine.hpp"
-#include "core/host_engine.hpp"
+#include "core/engines/engine.hpp"
+#include "core/engines/host/host_engine.hpp"
 #include "core/population.hpp"
 #include "fitness/problem.hpp"
 

@@ -21,7 +21,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/communicator.hpp"
+#include "core/distributed/communicator.hpp"
 
 namespace chainsaw::test {
 

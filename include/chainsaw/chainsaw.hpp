@@ -36,7 +36,7 @@
 #include "fitness/host_fitness.hpp"
 #include "fitness/problem.hpp"
 #include "fitness/reduction.hpp"
-#include "io/optimize.hpp"
+#include "io/api/optimize.hpp"
 
 #if defined(__CUDACC__)
 #include "chainsaw/device_objective.cuh"

@@ -1,5 +1,5 @@
 // The GPU evaluation of a per-gene objective (include/chainsaw/chainsaw.hpp): the engine's fused
-// passes (core/device_passes.cuh) instantiated for the user's type in the user's nvcc-compiled
+// passes (core/engines/cuda/device_passes.cuh) instantiated for the user's type in the user's nvcc-compiled
 // translation unit. Its individuals are made and evaluated in one sweep, with the kernels,
 // launch shapes and reduction trees of the built-in functions, so that a user objective
 // identical to a built-in function gives the built-in's run bit for bit.
@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "core/device_passes.cuh"
+#include "core/engines/cuda/device_passes.cuh"
 
 namespace chainsaw::detail {
 

@@ -2,7 +2,7 @@
 // rank makes the same calls). Started by ctest under mpiexec (tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 
-#include "core/mpi_communicator.hpp"
+#include "core/distributed/mpi_communicator.hpp"
 
 int main(int argc, char** argv) {
   chainsaw::MpiSession session(&argc, &argv);

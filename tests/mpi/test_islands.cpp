@@ -5,10 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include "core/host_engine.hpp"
-#include "core/islands.hpp"
-#include "core/ma_sw_chains.hpp"
-#include "core/mpi_communicator.hpp"
+#include "core/engines/host/host_engine.hpp"
+#include "core/distributed/islands.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
+#include "core/distributed/mpi_communicator.hpp"
 #include "fitness/problem.hpp"
 #include "io/instance_file.hpp"
 

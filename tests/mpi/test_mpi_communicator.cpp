@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
-#include "core/mpi_communicator.hpp"
+#include "core/distributed/mpi_communicator.hpp"
 
 namespace chainsaw {
 namespace {

@@ -1,0 +1,220 @@
+#include "core/algorithms/ma_sw_chains.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+#include "localsearch/ls_chain.hpp"
+#include "ssga/ssga.hpp"
+
+namespace chainsaw {
+
+// n solves n_LS + I_str = r (n_GA + n + n_LS + I_str). The reference code's calculateFrec has
+// r and 1 - r the other way round because its `effort` is the GA's share, not the LS's.
+std::int64_t ssga_evaluations_for_ratio(std::int64_t ga_evaluations, std::int64_t ls_evaluations,
+                                        std::int64_t ls_intensity, double ls_ratio) {
+  if (ls_ratio <= 0.0) return std::numeric_limits<std::int64_t>::max();  // no LS: all to the GA
+  const double total_after_ls = static_cast<double>(ga_evaluations + ls_evaluations + ls_intensity);
+  return static_cast<std::int64_t>(
+      std::floor(((1.0 - ls_ratio) * total_after_ls - static_cast<double>(ga_evaluations)) /
+                 ls_ratio));
+}
+
+MaSwChains::MaSwChains(const Config& config, const Problem& problem, Engine& engine)
+    : config_(config),
+      problem_(problem),
+      engine_(engine),
+      population_(config.population_size, config.batch),
+      rng_(derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kHostDecisions))),
+      start_(std::chrono::steady_clock::now()) {}
+
+void MaSwChains::initialize() {
+  start_ = std::chrono::steady_clock::now();
+  std::vector<int> slots(static_cast<size_t>(population_.size()));
+  for (int i = 0; i < population_.size(); ++i) slots[i] = i;
+  std::vector<double> fitness(slots.size());
+  {
+    ScopedPhase timer(timers_, Phase::kInitialization);
+    engine_.initialize(slots, fitness.data());
+  }
+  for (int i = 0; i < population_.size(); ++i) population_.fitness(i) = fitness[i];
+  {
+    ScopedPhase timer(timers_, Phase::kSort);
+    engine_.sort_slots(population_.order().data());
+  }
+  counters_.evaluations += population_.size();
+  counters_.ga_evaluations += population_.size();
+  initialized_ = true;
+  begin_round();
+}
+
+// 2a's n_frec, not cut at the budget, so that the state between units does not depend on it.
+// With r = 0 the rule gives the GA everything.
+void MaSwChains::begin_round() {
+  ga_phase_left_ = std::max<std::int64_t>(
+      0, ssga_evaluations_for_ratio(counters_.ga_evaluations, counters_.ls_evaluations,
+                                    config_.ls_intensity, config_.ls_ratio));
+  stage_ = ga_phase_left_ > 0 ? LoopStage::kGeneticAlgorithm : LoopStage::kLocalSearch;
+}
+
+bool MaSwChains::next_unit_cut_by_budget() const {
+  const std::int64_t left = config_.max_evaluations - counters_.evaluations;
+  if (stage_ == LoopStage::kGeneticAlgorithm)
+    return left < std::min<std::int64_t>(population_.batch(), ga_phase_left_);
+  // A restart after the LS is skipped when the budget cannot pay for it.
+  return left < config_.ls_intensity ||
+         (config_.restart && left - config_.ls_intensity < population_.size() - 1);
+}
+
+void MaSwChains::advance() {
+  const std::int64_t left = config_.max_evaluations - counters_.evaluations;
+  if (left <= 0) return;
+  if (stage_ == LoopStage::kGeneticAlgorithm) {
+    // 2a. One crossover batch of the SSGA phase.
+    const auto children = static_cast<int>(std::min<std::int64_t>(
+        {static_cast<std::int64_t>(population_.batch()), ga_phase_left_, left}));
+    SsgaContext ctx{config_, problem_, population_, engine_, rng_, timers_};
+    const std::int64_t spent = ssga_batch(ctx, children);
+    counters_.evaluations += spent;
+    counters_.ga_evaluations += spent;
+    ga_phase_left_ -= spent;
+    if (ga_phase_left_ <= 0) stage_ = LoopStage::kLocalSearch;
+    return;
+  }
+  local_search_unit();
+  begin_round();
+}
+
+void MaSwChains::step() {
+  if (done()) return;
+  // A round ends with its LS application; with r = 0 there is none and the GA takes the rest.
+  do {
+    const bool ends_round = stage_ == LoopStage::kLocalSearch;
+    advance();
+    if (ends_round) return;
+  } while (!done());
+}
+
+// 2b-2c. Choose the LS individual and continue its Solis-Wets chain for I_str evaluations.
+void MaSwChains::local_search_unit() {
+  const std::int64_t ls_budget =
+      std::min(config_.ls_intensity, config_.max_evaluations - counters_.evaluations);
+  LsChoice choice;
+  {
+    ScopedPhase timer(timers_, Phase::kSelection);
+    choice = choose_ls_individual(population_, rng_);
+  }
+  LsContext ctx{config_, problem_, population_, engine_, timers_};
+  const LsApplication app = apply_local_search(ctx, choice.slot, ls_budget);
+  counters_.evaluations += app.evaluations;
+  counters_.ls_evaluations += app.evaluations;
+  ++counters_.ls_applications;
+  if (!choice.from_s_ls) {
+    ++counters_.ls_random_choices;
+    if (config_.restart && app.fitness_after >= app.fitness_before) restart_population();
+  }
+}
+
+// The reference code's option for a stagnated population (S_LS empty and the LS of a random
+// member did not improve it): keep the best, draw the others anew. Skipped when the budget left
+// cannot pay for the new individuals.
+void MaSwChains::restart_population() {
+  const int n = population_.size();
+  if (config_.max_evaluations - counters_.evaluations < n - 1) return;
+  std::vector<int> slots;
+  for (int rank = 1; rank < n; ++rank) slots.push_back(population_.member(rank));
+  std::vector<double> fitness(slots.size());
+  {
+    ScopedPhase timer(timers_, Phase::kInitialization);
+    engine_.initialize(slots, fitness.data());
+  }
+  for (size_t i = 0; i < slots.size(); ++i) {
+    population_.fitness(slots[i]) = fitness[i];
+    population_.chain(slots[i]) = ChainRecord{};
+  }
+  population_.chain(population_.best_slot()).ls_failed = false;
+  {
+    ScopedPhase timer(timers_, Phase::kSort);
+    engine_.sort_slots(population_.order().data());
+  }
+  counters_.evaluations += n - 1;
+  counters_.ga_evaluations += n - 1;
+  ++counters_.restarts;
+}
+
+double MaSwChains::immigrate(const real_t* genes) {
+  const int slot = population_.member(population_.size() - 1);
+  engine_.write_genes(slot, genes);
+  population_.fitness(slot) = engine_.fitness(slot);
+  population_.chain(slot) = ChainRecord{};
+  engine_.sort_slots(population_.order().data());
+  return population_.fitness(slot);
+}
+
+double MaSwChains::elapsed_seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+RunResult MaSwChains::result() {
+  RunResult r;
+  r.best_slot = population_.best_slot();
+  r.best_fitness = population_.best_fitness();
+  r.distance_to_optimum = engine_.distance_to_optimum(r.best_slot);
+  r.counters = counters_;
+  r.phases = timers_;
+  r.wall_seconds = elapsed_seconds();
+  return r;
+}
+
+RunResult MaSwChains::run(const ProgressFn& progress, const SafePointFn& at_safe_point) {
+  if (!initialized_) initialize();
+  auto report = [&] {
+    if (!progress) return;
+    Progress p;
+    p.evaluations = counters_.evaluations;
+    p.budget = config_.max_evaluations;
+    p.best_fitness = population_.best_fitness();
+    p.elapsed_seconds = elapsed_seconds();
+    progress(p);
+  };
+  report();
+  while (!done()) {
+    if (at_safe_point && !at_safe_point(*this)) break;
+    const bool ends_round = stage_ == LoopStage::kLocalSearch;
+    advance();
+    if (ends_round || done()) report();
+  }
+  return result();
+}
+
+LoopState MaSwChains::loop_state() const {
+  LoopState s;
+  s.counters = counters_;
+  s.timers = timers_;
+  s.rng_state = rng_.state();
+  s.rng_has_spare = rng_.has_spare();
+  s.rng_spare = rng_.spare();
+  s.stage = stage_;
+  s.ga_phase_left = ga_phase_left_;
+  s.elapsed_seconds = elapsed_seconds();
+  return s;
+}
+
+void MaSwChains::restore(const Population& population, const LoopState& state) {
+  CHAINSAW_EXPECTS(population.size() == population_.size() &&
+                       population.batch() == population_.batch(),
+                   "restored population of another shape");
+  population_ = population;
+  counters_ = state.counters;
+  timers_ = state.timers;
+  rng_.restore(state.rng_state, state.rng_has_spare, state.rng_spare);
+  stage_ = state.stage;
+  ga_phase_left_ = state.ga_phase_left;
+  start_ = std::chrono::steady_clock::now() -
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double>(state.elapsed_seconds));
+  initialized_ = true;
+}
+
+}  // namespace chainsaw

@@ -1,0 +1,1084 @@
+#include "core/engines/cuda/cuda_engine.hpp"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <sstream>
+#include <utility>
+
+#include "core/engines/cuda/device_buffer.hpp"
+#include "core/distributed/device_collective.hpp"
+#include "core/engines/cuda/device_passes.cuh"
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "fitness/cec2010/cec2010_instance.hpp"
+#include "fitness/cec2010/device_cec2010.cuh"
+#include "fitness/device_reduce.cuh"
+#include "localsearch/device_solis_wets.cuh"
+#include "ssga/device_ops.cuh"
+
+namespace chainsaw {
+
+namespace {
+
+using device::kThreads;
+using device::ReduceShape;
+using device::Spread;
+
+// Launch sizes from the device (seed 001's lesson). The plan holds the largest shapes (every SM
+// at full occupancy), which size the RNG states and the partials; each launch then takes the one
+// wave of blocks its own kernel can keep resident (Impl::launch_reduce). All of it per slice of
+// the genes (one slice unless config.gpu_slices > 1 or sharded): each slice is a wave.
+struct LaunchPlan {
+  int sm_count = 1;
+  int batch = 1;
+  int max_rows = 1;      // rows of any batched launch (children, distance pairs, slots)
+  int rng_rows = 1;      // rows of launches that draw random numbers
+  ReduceShape single;    // one individual
+  ReduceShape batched;   // per row of a batch
+  std::size_t rng_states = 0;
+  std::size_t partial_slots = 0;  // block partials: rows x blocks
+
+  static LaunchPlan make(const Config& config, Dim slice_genes, int sm_count) {
+    const Dim dim = slice_genes;
+    LaunchPlan p;
+    p.sm_count = sm_count;
+    p.batch = std::max(1, config.batch);
+    const int blocks_per_sm = 2048 / kThreads;
+    p.single = ReduceShape::make(dim, sm_count * blocks_per_sm);
+    const int batch_blocks = std::max(1, sm_count * blocks_per_sm / std::max(1, config.batch));
+    p.batched = ReduceShape::make(dim, batch_blocks);
+    p.rng_rows = std::max(config.population_size, config.batch);
+    p.max_rows = std::max({config.population_size, config.batch,
+                           config.batch * config.nam_candidates});
+    p.rng_states = static_cast<std::size_t>(std::max(
+                       static_cast<long long>(p.rng_rows) * p.batched.blocks_x,
+                       static_cast<long long>(p.single.blocks_x))) *
+                   kThreads;
+    p.partial_slots = static_cast<std::size_t>(std::max(
+        static_cast<long long>(p.max_rows) * p.batched.blocks_x,
+        static_cast<long long>(p.single.blocks_x)));
+    return p;
+  }
+};
+
+// States [first, first + count) of the run's: a sharded rank holds those of its slice.
+__global__ void init_rng_kernel(curandState* states, std::size_t count, std::size_t first,
+                                unsigned long long seed) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  // One XORWOW subsequence per thread (2^67 apart): independent streams, as in the paper.
+  if (i < count) curand_init(seed, first + i, 0, &states[i]);
+}
+
+// A user objective's values of a batch of slots (fitness/external_objective.hpp): ranked as
+// rankable_fitness says, invalid ones counted.
+__global__ void store_external_kernel(const double* values, const int* slots, int rows,
+                                      double* slot_fitness, double* row_out,
+                                      unsigned long long* invalid) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const double v = values[r];
+  if (is_invalid_fitness(v)) atomicAdd(invalid, 1ull);
+  slot_fitness[slots[r]] = row_out[r] = rankable_fitness(v);
+}
+
+// Solis-Wets on a user objective: the decision SwDecideOp takes for CEC 2010, on the value the
+// user's callback wrote for the stored candidate. The callback runs for every enqueued move;
+// an inactive move's value is ignored here.
+__global__ void external_sw_decide_kernel(bool forward, device::SwDeviceState* state,
+                                          const double* value, unsigned long long* invalid) {
+  if (!device::sw_move_active(forward, state)) return;
+  const double v = *value;
+  if (is_invalid_fitness(v)) atomicAdd(invalid, 1ull);
+  device::sw_decide(forward, state, rankable_fitness(v));
+}
+
+// o_j of a paper function for every gene, made by the device's hash (the same floats as the
+// host's: CudaFitness.OptimumIsMinus330ForEveryFunction checks them bit for bit).
+__global__ void shift_values_kernel(Shift shift, Dim dim, real_t* o) {
+  const Dim j = static_cast<Dim>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j < dim) o[j] = shift(j);
+}
+
+__global__ void iota_kernel(int* out, int count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) out[i] = i;
+}
+
+int current_sm_count() {
+  int device = 0;
+  CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
+  int sms = 0;
+  CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+std::size_t sort_temp_bytes(int capacity) {
+  std::size_t bytes = 0;
+  CHAINSAW_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, static_cast<double*>(nullptr),
+                                                    static_cast<double*>(nullptr),
+                                                    static_cast<int*>(nullptr),
+                                                    static_cast<int*>(nullptr), capacity));
+  return bytes;
+}
+
+std::string gib(std::size_t bytes) {
+  std::ostringstream s;
+  s.precision(2);
+  s << std::fixed << static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0) << " GiB";
+  return s.str();
+}
+
+// The block-partial scratch holds the largest partial of any function.
+static_assert(sizeof(RosenbrockPartial) <= sizeof(PrefixSquarePartial) &&
+                  sizeof(AckleyPartial) <= sizeof(PrefixSquarePartial),
+              "partials scratch is sized by PrefixSquarePartial");
+
+// Group values of a CEC 2010 function: rows x groups (every function with groups takes the
+// separate pass; the others have none).
+std::size_t cec2010_group_values(const Problem& problem, int max_rows) {
+  if (!problem.is_cec2010()) return 0;
+  return static_cast<std::size_t>(max_rows) * static_cast<std::size_t>(problem.cec->groups);
+}
+
+// A CEC 2010 instance on the device (o, P, P's inverse, M), the stored Solis-Wets candidate
+// its grouped evaluation gathers from and the group values.
+std::size_t cec2010_device_bytes(const Problem& problem, int max_rows) {
+  if (!problem.is_cec2010()) return 0;
+  const CecInstance& inst = *problem.cec;
+  const auto candidate = static_cast<std::size_t>(device::row_pitch(problem.dim));
+  return (inst.o.size() + candidate) * sizeof(real_t) +
+         (inst.perm.size() + inst.inverse.size()) * sizeof(std::int32_t) +
+         (inst.rotation.size() + cec2010_group_values(problem, max_rows)) * sizeof(double);
+}
+
+// Whether the GPU evaluates stored vectors in launches of their own (the Solis-Wets candidate,
+// a batch of children): CEC 2010 functions and batch callbacks. The built-in functions and a
+// per-gene user objective compiled by nvcc (device_passes) evaluate inside the fused passes.
+bool gpu_evaluates_stored_vectors(const Problem& problem) {
+  return problem.evaluates_stored_vectors() &&
+         !(problem.is_external() && problem.external->device_passes);
+}
+
+// The evaluation pass of a built-in function reads o from a device copy (StoredShiftTerm), kept
+// in L2 by a persisting window; the passes that make genes (initialisation, crossover,
+// Solis-Wets) hash it. Measured on the H100 (bench/results/2026-11-23-h100/session9): the copy
+// speeds a batch's evaluation at 1e6-D by 3-24% (Salomon 69 -> 74% of copy bandwidth, Schwefel
+// 1.2 48 -> 60%), its rows sharing o in L2, but read in every pass it slowed the 3e6-D run
+// (19.2 -> 20.5 s): the making passes' own streams evict it, and their random numbers keep the
+// GPU busy anyway. Engines whose rows are laid out in slices hash: the copy would have to
+// follow the slices.
+bool reads_stored_shift(const Problem& problem, int slices, bool sharded) {
+  return !sharded && slices == 1 && !problem.is_cec2010() && !problem.is_external();
+}
+
+// A persisting L2 window over a device range: launches given window() keep the range's lines in
+// L2 against the other accesses' (CUDA's access policy window). The evaluation pass reads o in
+// one, for the genes it streams would evict o between launches (bench/results/2026-11-23-h100/
+// session10: 4 of 84 MB read from DRAM per 1e6-D batch). The device's set-aside for persisting
+// lines is raised to the range, up to its maximum (the window then persists that share of it),
+// and given back, with the lines, when the window goes. Devices without one get no window.
+class PersistingL2Window {
+ public:
+  PersistingL2Window() = default;
+  PersistingL2Window(const void* base, std::size_t bytes) {
+    int device = 0, max_set_aside = 0, max_window = 0;
+    CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
+    CHAINSAW_CUDA_TRY(
+        cudaDeviceGetAttribute(&max_set_aside, cudaDevAttrMaxPersistingL2CacheSize, device));
+    CHAINSAW_CUDA_TRY(
+        cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, device));
+    const std::size_t span = std::min(bytes, static_cast<std::size_t>(max_window));
+    const std::size_t wanted = std::min(span, static_cast<std::size_t>(max_set_aside));
+    if (wanted == 0) return;
+    CHAINSAW_CUDA_TRY(cudaDeviceGetLimit(&previous_set_aside_, cudaLimitPersistingL2CacheSize));
+    const std::size_t set_aside = std::max(previous_set_aside_, wanted);
+    if (set_aside != previous_set_aside_ &&
+        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, set_aside) != cudaSuccess) {
+      (void)cudaGetLastError();  // not allowed here (MIG, MPS): run without the window
+      return;
+    }
+    raised_ = set_aside != previous_set_aside_;
+    window_.base_ptr = const_cast<void*>(base);
+    window_.num_bytes = span;
+    window_.hitRatio = static_cast<float>(static_cast<double>(wanted) / static_cast<double>(span));
+    window_.hitProp = cudaAccessPropertyPersisting;
+    window_.missProp = cudaAccessPropertyStreaming;
+  }
+  PersistingL2Window(const PersistingL2Window&) = delete;
+  PersistingL2Window& operator=(const PersistingL2Window&) = delete;
+  PersistingL2Window(PersistingL2Window&& other) noexcept { *this = std::move(other); }
+  PersistingL2Window& operator=(PersistingL2Window&& other) noexcept {
+    std::swap(window_, other.window_);
+    std::swap(previous_set_aside_, other.previous_set_aside_);
+    std::swap(raised_, other.raised_);
+    return *this;
+  }
+  ~PersistingL2Window() {
+    if (window_.num_bytes == 0) return;
+    // Best effort, as in every destructor here: the lines and the set-aside go back.
+    (void)cudaCtxResetPersistingL2Cache();
+    if (raised_) (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, previous_set_aside_);
+  }
+  const cudaAccessPolicyWindow& window() const { return window_; }
+
+ private:
+  cudaAccessPolicyWindow window_{};  // num_bytes 0: none
+  std::size_t previous_set_aside_ = 0;
+  bool raised_ = false;
+};
+
+// A user objective: the count of invalid values; a batch callback's also the Solis-Wets
+// candidate it evaluates and its values of a batch.
+std::size_t external_device_bytes(const Problem& problem, int max_rows) {
+  if (!problem.is_external()) return 0;
+  if (!gpu_evaluates_stored_vectors(problem)) return sizeof(unsigned long long);
+  return static_cast<std::size_t>(device::row_pitch(problem.dim)) * sizeof(real_t) +
+         static_cast<std::size_t>(max_rows) * sizeof(double) + sizeof(unsigned long long);
+}
+
+// --profile on the GPU. The engine's work comes in windows: what it enqueues between two host
+// syncs. A window is timed by the host clock, from its first mark to the return of the sync that
+// waits for it: the GPU idles at both ends (the host was waiting before, and decides after), so
+// that is the window's device time plus its launch and wait latency. Most windows hold a single
+// bucket (a crossover batch, a distance pass, a sort) and cost no CUDA event at all: at 1e5-D
+// two events per window cost the run 3.5%. A window whose bucket changes (a CEC 2010 or user
+// objective's separate evaluations, a copy then an evaluation) records an event at each change
+// and one at its end; the buckets after the first take their event intervals, the first the
+// rest of the window. Off, mark() returns at its first line; no sync is ever added.
+class PhaseTimeline {
+ public:
+  static constexpr int kPool = 2048;
+  using Clock = std::chrono::steady_clock;
+
+  void enable(cudaStream_t stream, KernelProfile* profile) {
+    stream_ = stream;
+    profile_ = profile;
+    if (profile_ && events_.empty()) {
+      events_.reserve(kPool);
+      for (int i = 0; i < kPool; ++i) events_.emplace_back();
+      buckets_.resize(kPool);
+    }
+    open_ = false;
+    used_ = 0;
+  }
+  // Work of `bucket` is enqueued next.
+  void mark(Bucket bucket) {
+    if (!profile_) return;
+    if (!open_) {
+      open_ = true;
+      window_start_ = Clock::now();
+      first_ = current_ = bucket;
+      begin_range(bucket);
+      return;
+    }
+    if (bucket == current_) return;
+    if (used_ == kPool - 1) {  // keep one event for the window's end: close this window
+      host_sync();
+      return mark(bucket);
+    }
+    record(bucket);
+    current_ = bucket;
+    begin_range(bucket);
+  }
+  // The host is about to wait for the stream: the window's work is all enqueued.
+  void stop() {
+    if (!profile_ || !open_) return;
+    if (used_ > 0) record(kEnd);
+    end_range();
+  }
+  // The bucket work is being enqueued for (kCount: none, or not profiling).
+  Bucket current() const { return profile_ && open_ ? current_ : kEnd; }
+  // After the host's sync: the window is complete.
+  void collect() {
+    if (!profile_ || !open_) return;
+    const double window = std::chrono::duration<double>(Clock::now() - window_start_).count();
+    double later = 0.0;  // the buckets after the first
+    for (int i = 0; i + 1 < used_; ++i) {
+      const double seconds = elapsed_seconds(events_[i], events_[i + 1]);
+      profile_->add(buckets_[i], seconds);
+      later += seconds;
+    }
+    profile_->add(first_, std::max(0.0, window - later));
+    open_ = false;
+    used_ = 0;
+  }
+
+ private:
+  static constexpr Bucket kEnd = Bucket::kCount;
+
+  void host_sync() {
+    stop();
+    CHAINSAW_CUDA_TRY(cudaStreamSynchronize(stream_));
+    collect();
+  }
+  void record(Bucket bucket) {
+    CHAINSAW_CUDA_TRY(cudaEventRecord(events_[used_].get(), stream_));
+    buckets_[used_] = bucket;
+    ++used_;
+  }
+  // The same phases as NVTX ranges on the host's timeline (start/end: they do not nest).
+  void begin_range(Bucket bucket) {
+    end_range();
+    range_ = nvtxRangeStartA(bucket_info(bucket).key);
+    range_open_ = true;
+  }
+  void end_range() {
+    if (range_open_) nvtxRangeEnd(range_);
+    range_open_ = false;
+  }
+
+  cudaStream_t stream_ = nullptr;
+  KernelProfile* profile_ = nullptr;
+  bool open_ = false;  // work was marked since the last collect()
+  Clock::time_point window_start_{};
+  Bucket first_ = kEnd, current_ = kEnd;
+  std::vector<CudaEvent> events_;  // events_[i] starts buckets_[i]; kEnd ends the window
+  std::vector<Bucket> buckets_;
+  int used_ = 0;
+  nvtxRangeId_t range_ = 0;
+  bool range_open_ = false;
+};
+
+template <class T>
+DeviceBuffer<T> device_copy(const std::vector<T>& host, cudaStream_t s) {
+  DeviceBuffer<T> d(std::max<std::size_t>(1, host.size()));
+  if (!host.empty())
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(d.data(), host.data(), sizeof(T) * host.size(),
+                                      cudaMemcpyHostToDevice, s));
+  return d;
+}
+
+}  // namespace
+
+static_assert(kGpuSliceTile == device::kWarpTile, "slices are made of whole warp tiles");
+
+Dim gpu_slice_genes(Dim dim, int slices) {
+  if (slices <= 1) return dim;
+  const Dim per = (dim + slices - 1) / slices;
+  const Dim genes = (per + device::kWarpTile - 1) / device::kWarpTile * device::kWarpTile;
+  if (genes * (slices - 1) >= dim)
+    throw UserError("D = " + std::to_string(dim) + " is too small for " + std::to_string(slices) +
+                    " GPU slices: each needs at least one of the " +
+                    std::to_string(device::kWarpTile) + "-gene tiles of every individual");
+  return genes;
+}
+
+namespace {
+// Which slices of the genes an engine holds.
+struct SliceLayout {
+  int slices = 1;       // of the run
+  int held = 1;         // by this engine: all, or a sharded rank's one
+  int first = 0;        // the first held
+  Dim slice_genes = 0;
+
+  static SliceLayout make(Dim dim, int slices, int rank, bool sharded) {
+    SliceLayout l;
+    l.slices = std::max(1, slices);
+    l.slice_genes = gpu_slice_genes(dim, l.slices);
+    l.held = sharded ? 1 : l.slices;
+    l.first = sharded ? rank : 0;
+    return l;
+  }
+  // Every rank's slice of a sharded run, in rank order; one engine holds the whole individual.
+  std::vector<GeneSlice> rank_slices(Dim dim, bool sharded) const {
+    if (!sharded) return {GeneSlice{0, dim, dim}};
+    std::vector<GeneSlice> all;
+    for (int r = 0; r < slices; ++r) {
+      const Dim first_gene = static_cast<Dim>(r) * slice_genes;
+      all.push_back({first_gene, std::min(slice_genes, dim - first_gene), dim});
+    }
+    return all;
+  }
+};
+}  // namespace
+
+DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem,
+                                    int shard_ranks) {
+  const bool sharded = shard_ranks > 1;
+  const SliceLayout layout =
+      SliceLayout::make(problem.dim, sharded ? shard_ranks : config.gpu_slices, 0, sharded);
+  const LaunchPlan launch = LaunchPlan::make(config, layout.slice_genes, current_sm_count());
+  const std::size_t slot_genes =
+      static_cast<std::size_t>(config.capacity()) *
+      device::row_pitch(layout.rank_slices(problem.dim, sharded).front().count);  // the largest
+  const auto held = static_cast<std::size_t>(layout.held);
+  DeviceMemoryPlan plan;
+  plan.genes = slot_genes * sizeof(real_t);
+  plan.bias = slot_genes * sizeof(real_t);
+  plan.rng_states = (held * launch.rng_states + (held - 1) * launch.rng_states +
+                     static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
+                    sizeof(curandState);
+  plan.scratch = (reads_stored_shift(problem, layout.slices, sharded)
+                      ? static_cast<std::size_t>(problem.dim) * sizeof(real_t)
+                      : 0) +
+                 cec2010_device_bytes(problem, launch.max_rows) +
+                 external_device_bytes(problem, launch.max_rows) +
+                 (held + (sharded ? static_cast<std::size_t>(shard_ranks) : 0)) *
+                     launch.partial_slots * sizeof(PrefixSquarePartial) +
+                 sort_temp_bytes(config.capacity()) +
+                 static_cast<std::size_t>(config.capacity()) * (3 * sizeof(double) + 2 * sizeof(int)) +
+                 static_cast<std::size_t>(launch.max_rows) *
+                     (sizeof(ChildSpec) + 3 * sizeof(int) + sizeof(double) + sizeof(unsigned));
+  return plan;
+}
+
+namespace {
+// The exchange of a sharded pass, timed as communication when profiling: the bucket it
+// interrupts resumes after it.
+class ProfiledCollective final : public DeviceCollective {
+ public:
+  ProfiledCollective(DeviceCollective& inner, PhaseTimeline& timeline)
+      : inner_(inner), timeline_(timeline) {}
+  int rank() const override { return inner_.rank(); }
+  int size() const override { return inner_.size(); }
+  void allgather(const void* in, void* out, std::size_t bytes, cudaStream_t stream) override {
+    const Bucket resume = timeline_.current();
+    if (resume != Bucket::kCount) timeline_.mark(Bucket::kCommunication);
+    inner_.allgather(in, out, bytes, stream);
+    if (resume != Bucket::kCount) timeline_.mark(resume);
+  }
+
+ private:
+  DeviceCollective& inner_;
+  PhaseTimeline& timeline_;
+};
+}  // namespace
+
+struct CudaEngine::Impl {
+  Problem problem;
+  Dim dim;    // the problem's
+  SliceLayout layout;
+  std::vector<GeneSlice> slices;  // every rank's, in rank order (one engine: the whole)
+  GeneSlice own;                  // this engine's genes of every individual
+  Dim pitch;
+  int capacity;
+  double blx_alpha;
+  SolisWetsParams sw_params;
+  LaunchPlan launch;
+  // Sharded runs only: the ranks, the exchange of partials and where it gathers them.
+  Communicator* comm = nullptr;
+  std::unique_ptr<DeviceCollective> collective;
+  std::unique_ptr<ProfiledCollective> profiled_collective;
+  DeviceBuffer<unsigned char> gathered;
+  int last_ls_syncs = 0;
+  double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
+  PhaseTimeline timeline;         // --profile
+  // The passes that make and evaluate individuals of this function in one sweep. CEC 2010 and
+  // user batch callbacks only make genes there (GenesOnly), and their evaluation of the stored
+  // vectors is a launch of its own (stored_evaluation); a per-gene user objective compiled by
+  // nvcc brings its own fused passes and runs as a built-in function does.
+  std::shared_ptr<const device::FusedPasses> passes;
+  bool stored_evaluation = false;
+
+  CudaStream stream;
+  DeviceBuffer<real_t> genes, bias;
+  DeviceBuffer<double> fitness, sorted_fitness, row_out;
+  DeviceBuffer<curandState> rng;
+  DeviceBuffer<curandState> rng_alt;  // Solis-Wets: the states after a step's forward move
+  DeviceBuffer<unsigned char> partials, sort_temp;
+  DeviceBuffer<unsigned> tickets;
+  DeviceBuffer<ChildSpec> specs;
+  DeviceBuffer<int> rows_a, rows_b, slot_ids, order;
+  DeviceBuffer<device::SwDeviceState> sw_state;
+  PinnedBuffer<ChildSpec> host_specs;
+  PinnedBuffer<int> host_a, host_b, host_order;
+  PinnedBuffer<double> host_out;
+  PinnedBuffer<device::SwDeviceState> host_sw;
+  // A built-in function's o, for its evaluation pass (reads_stored_shift); empty otherwise.
+  DeviceBuffer<real_t> stored_o;
+  PersistingL2Window stored_o_window;  // over stored_o, for the evaluation launches
+  // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes).
+  DeviceBuffer<real_t> cec_o, candidate;
+  DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
+  DeviceBuffer<double> cec_rotation;
+  DeviceBuffer<double> cec_group_values;  // rows x groups
+  CecView cec_view;
+  // A user objective only: its values of a batch and the count of invalid ones.
+  DeviceBuffer<double> external_values;
+  DeviceBuffer<unsigned long long> invalid;
+
+  Impl(const Config& config, const Problem& p, Communicator* ranks,
+       std::unique_ptr<DeviceCollective> exchange)
+      : problem(p),
+        dim(p.dim),
+        layout(SliceLayout::make(p.dim, ranks ? ranks->size() : config.gpu_slices,
+                                 ranks ? ranks->rank() : 0, ranks != nullptr)),
+        slices(layout.rank_slices(p.dim, ranks != nullptr)),
+        own(slices[ranks ? static_cast<std::size_t>(ranks->rank()) : 0]),
+        pitch(device::row_pitch(own.count)),
+        capacity(config.capacity()),
+        blx_alpha(config.blx_alpha),
+        sw_params(config.solis_wets),
+        launch(LaunchPlan::make(config, layout.slice_genes, current_sm_count())),
+        comm(ranks),
+        collective(std::move(exchange)) {
+    CHAINSAW_EXPECTS(!comm || (collective && collective->size() == comm->size()),
+                     "a sharded engine needs the device collective of its ranks");
+    CHAINSAW_EXPECTS(!comm || (!p.is_cec2010() && !p.is_external()),
+                     "only built-in functions are sharded");
+    const DeviceMemoryPlan plan = plan_device_memory(config, p, comm ? comm->size() : 1);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CHAINSAW_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (plan.total() > free_bytes)
+      throw UserError("the population does not fit in GPU memory: needs " + gib(plan.total()) +
+                      " (genes " + gib(plan.genes) + ", bias " + gib(plan.bias) + ", RNG states " +
+                      gib(plan.rng_states) + ", scratch " + gib(plan.scratch) + "), " +
+                      gib(free_bytes) + " free of " + gib(total_bytes));
+
+    const std::size_t slot_genes = static_cast<std::size_t>(capacity) * pitch;
+    genes = DeviceBuffer<real_t>(slot_genes);
+    bias = DeviceBuffer<real_t>(slot_genes);
+    fitness = DeviceBuffer<double>(capacity);
+    sorted_fitness = DeviceBuffer<double>(capacity);
+    row_out = DeviceBuffer<double>(launch.max_rows);
+    const auto slices_held = static_cast<std::size_t>(layout.held);
+    rng = DeviceBuffer<curandState>(slices_held * launch.rng_states);
+    // The spare states of a Solis-Wets step, at the same stride per slice as `rng`.
+    rng_alt = DeviceBuffer<curandState>((slices_held - 1) * launch.rng_states +
+                                        static_cast<std::size_t>(launch.single.blocks_x) * kThreads);
+    partials = DeviceBuffer<unsigned char>(slices_held * launch.partial_slots *
+                                           sizeof(PrefixSquarePartial));
+    if (comm) {
+      gathered = DeviceBuffer<unsigned char>(static_cast<std::size_t>(comm->size()) *
+                                             launch.partial_slots * sizeof(PrefixSquarePartial));
+      profiled_collective = std::make_unique<ProfiledCollective>(*collective, timeline);
+    }
+    sort_temp = DeviceBuffer<unsigned char>(std::max<std::size_t>(1, sort_temp_bytes(capacity)));
+    tickets = DeviceBuffer<unsigned>(launch.max_rows);
+    specs = DeviceBuffer<ChildSpec>(launch.max_rows);
+    rows_a = DeviceBuffer<int>(launch.max_rows);
+    rows_b = DeviceBuffer<int>(launch.max_rows);
+    slot_ids = DeviceBuffer<int>(capacity);
+    order = DeviceBuffer<int>(capacity);
+    sw_state = DeviceBuffer<device::SwDeviceState>(1);
+    host_specs = PinnedBuffer<ChildSpec>(launch.max_rows);
+    host_a = PinnedBuffer<int>(launch.max_rows);
+    host_b = PinnedBuffer<int>(launch.max_rows);
+    host_order = PinnedBuffer<int>(capacity);
+    host_out = PinnedBuffer<double>(launch.max_rows);
+    host_sw = PinnedBuffer<device::SwDeviceState>(1);
+
+    cudaStream_t s = stream.get();
+    if (p.is_external()) {
+      if (!p.external->device && !p.external->device_passes)
+        throw UserError("objective '" + p.external->name +
+                        "' has no device callback: it runs on the CPU backend only (a per-gene "
+                        "objective gets one when optimize() is compiled by nvcc)");
+      if (gpu_evaluates_stored_vectors(p)) {
+        candidate = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
+        CHAINSAW_CUDA_TRY(cudaMemsetAsync(candidate.data(), 0, candidate.bytes(), s));
+        external_values = DeviceBuffer<double>(launch.max_rows);
+      }
+      invalid = DeviceBuffer<unsigned long long>(1);
+      CHAINSAW_CUDA_TRY(cudaMemsetAsync(invalid.data(), 0, invalid.bytes(), s));
+    }
+    if (p.is_cec2010()) {
+      const CecInstance& inst = *p.cec;
+      cec_o = device_copy(inst.o, s);
+      cec_perm = device_copy(inst.perm, s);
+      cec_inverse = device_copy(inst.inverse, s);
+      cec_rotation = device_copy(inst.rotation, s);
+      cec_group_values = DeviceBuffer<double>(cec2010_group_values(p, launch.max_rows));
+      candidate = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
+      CHAINSAW_CUDA_TRY(cudaMemsetAsync(candidate.data(), 0, candidate.bytes(), s));
+      cec_view = inst.view();  // sizes; the pointers now to the device copies
+      cec_view.o = cec_o.data();
+      cec_view.perm = inst.perm.empty() ? nullptr : cec_perm.data();
+      cec_view.inverse = inst.inverse.empty() ? nullptr : cec_inverse.data();
+      cec_view.rotation = inst.rotation.empty() ? nullptr : cec_rotation.data();
+      problem.shift.stored = cec_o.data();  // o for the distance to the optimum
+    }
+    if (reads_stored_shift(p, layout.slices, comm != nullptr)) {
+      stored_o = DeviceBuffer<real_t>(static_cast<std::size_t>(dim));
+      shift_values_kernel<<<static_cast<unsigned>((dim + 255) / 256), 256, 0, s>>>(
+          problem.shift, dim, stored_o.data());
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+      stored_o_window = PersistingL2Window(stored_o.data(), stored_o.bytes());
+    }
+    stored_evaluation = gpu_evaluates_stored_vectors(problem);
+    if (problem.is_external() && problem.external->device_passes) {
+      passes = problem.external->device_passes;
+    } else {
+      visit_function(problem.function, [&](auto fn) {
+        using Fn = decltype(fn);
+        using Passes =
+            device::FusedPassesFor<device::FitnessTerm<Fn>, device::StoredShiftTerm<Fn>>;
+        const device::FitnessTerm<Fn> term{problem.shift};
+        passes = stored_o.size() > 0
+                     ? std::make_shared<Passes>(term, device::StoredShiftTerm<Fn>{stored_o.data()})
+                     : std::make_shared<Passes>(term);
+      });
+    }
+    CHAINSAW_CUDA_TRY(cudaMemsetAsync(tickets.data(), 0, tickets.bytes(), s));
+    // Empty padding slots rank last until children fill them.
+    std::vector<double> inf(static_cast<std::size_t>(capacity), std::numeric_limits<double>::infinity());
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(fitness.data(), inf.data(), fitness.bytes(),
+                                      cudaMemcpyHostToDevice, s));
+    CHAINSAW_CUDA_TRY(cudaMemsetAsync(genes.data(), 0, genes.bytes(), s));  // padding lanes
+    CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias.data(), 0, bias.bytes(), s));
+    iota_kernel<<<(capacity + 255) / 256, 256, 0, s>>>(slot_ids.data(), capacity);
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+    const unsigned rng_blocks = static_cast<unsigned>((rng.size() + 255) / 256);
+    // Timed once per run (two events), whether or not it profiles.
+    rng_init_seconds = stream_seconds(s, [&] {
+      init_rng_kernel<<<rng_blocks, 256, 0, s>>>(
+          rng.data(), rng.size(), static_cast<std::size_t>(layout.first) * launch.rng_states,
+          derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kCrossover)));
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+    });
+  }
+
+  // Every host wait of the engine: the profile's pending intervals are complete after it.
+  void sync() {
+    timeline.stop();
+    stream.synchronize();
+    timeline.collect();
+  }
+
+  // What the fused passes (core/engines/cuda/device_passes.cuh) need of the engine.
+  device::PassContext context() {
+    device::PassContext c;
+    c.stream = stream.get();
+    c.sm_count = launch.sm_count;
+    c.batch = launch.batch;
+    c.max_rows = launch.max_rows;
+    c.dim = dim;
+    c.pitch = pitch;
+    c.slice_genes = layout.slice_genes;
+    c.slices = layout.held;
+    c.first_slice = layout.first;
+    c.gene_base = own.first;
+    c.rng_stride = launch.rng_states;
+    if (comm) {
+      c.collective = profiled_collective.get();
+      c.gathered = gathered.data();
+    }
+    c.lower = problem.lower;
+    c.upper = problem.upper;
+    c.blx_alpha = blx_alpha;
+    c.genes = genes.data();
+    c.slot_fitness = fitness.data();
+    c.row_out = row_out.data();
+    c.rng = rng.data();
+    c.partials = partials.data();
+    c.tickets = tickets.data();
+    c.sw_state = sw_state.data();
+    c.invalid = problem.is_external() ? invalid.data() : nullptr;
+    c.shift_window = stored_o_window.window();
+    return c;
+  }
+  template <class Term, class Op>
+  ReduceShape launch_reduce(const Op& op, const Term& term, Spread spread, int rows,
+                            curandState* rng_in = nullptr, curandState* rng_out = nullptr,
+                            int blocks_cap = 0) {
+    return device::launch_reduce(context(), op, term, spread, rows, rng_in, rng_out, blocks_cap);
+  }
+
+  // CEC 2010: the groups of rows [0, row_count) of the vectors, ahead of the gene reduction
+  // (fitness/cec2010/device_cec2010.cuh), and the term of that reduction, which reads them. Functions
+  // without groups launch nothing. One wave of blocks at most, one group per thread (per warp
+  // for F4-F6).
+  template <class Fn, class Op>
+  device::CecTerm<Fn> launch_cec_groups(const Op& op, const real_t* vectors, Dim vector_pitch,
+                                        const int* rows, int row_count) {
+    CHAINSAW_EXPECTS(row_count >= 1 && row_count <= launch.max_rows,
+                     "batched launch exceeds its rows");
+    device::CecTerm<Fn> term{cec_view, vectors, vector_pitch, rows};
+    if constexpr (device::kCecGroupPass<Fn>) {
+      constexpr int threads = device::kCecGroupThreads;
+      static const int per_sm = [] {
+        int n = 0;
+        CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &n, device::cec_group_kernel<Fn, Op>, threads, 0));
+        return std::max(1, n);
+      }();
+      const Dim threads_needed =
+          static_cast<Dim>(row_count) * cec_view.groups * device::kCecThreadsPerGroup<Fn>;
+      const Dim useful = (threads_needed + threads - 1) / threads;
+      const Dim wave = static_cast<Dim>(launch.sm_count) * per_sm;
+      const auto blocks = static_cast<unsigned>(std::max<Dim>(1, std::min(useful, wave)));
+      device::cec_group_kernel<Fn, Op><<<blocks, threads, 0, stream.get()>>>(
+          op, cec_view, vectors, vector_pitch, rows, row_count, cec_group_values.data());
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+      term.group_values = cec_group_values.data();
+    }
+    return term;
+  }
+
+  // The small per-launch copies (indices, specs, results, a few KiB) are not marked: they are
+  // timed with the kernel they feed or follow. Two events each cost --profile more than 2% of
+  // the run at 1e5-D; the transfers bucket holds the copies of whole individuals.
+  template <class T>
+  void to_device(T* dst, PinnedBuffer<T>& staging, const T* src, int count) {
+    std::copy(src, src + count, staging.data());
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(dst, staging.data(), sizeof(T) * count,
+                                      cudaMemcpyHostToDevice, stream.get()));
+  }
+  void rows_to_host(double* out, int count) {
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(host_out.data(), row_out.data(), sizeof(double) * count,
+                                      cudaMemcpyDeviceToHost, stream.get()));
+    sync();
+    std::copy(host_out.data(), host_out.data() + count, out);
+  }
+  // A user objective's f of the slots staged in rows_a[0..rows) (host_slots: the same slots):
+  // slots that follow each other in memory go to the callback in one call.
+  void launch_external_evaluation(const int* host_slots, int rows) {
+    const BatchObjective& o = *problem.external;
+    for (int first = 0; first < rows;) {
+      int run = 1;
+      while (first + run < rows && host_slots[first + run] == host_slots[first] + run) ++run;
+      o.device(slot_genes(host_slots[first]), pitch, run, dim, external_values.data() + first,
+               stream.get());
+      first += run;
+    }
+    store_external_kernel<<<(rows + 127) / 128, 128, 0, stream.get()>>>(
+        external_values.data(), rows_a.data(), rows, fitness.data(), row_out.data(),
+        invalid.data());
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+  }
+  // f of the slots staged in rows_a[0..rows) (host_slots: the same slots), one batched launch.
+  void launch_evaluation(const int* host_slots, int rows) {
+    timeline.mark(Bucket::kFitness);
+    if (!stored_evaluation) return passes->evaluate(context(), rows_a.data(), rows);
+    if (problem.is_external()) return launch_external_evaluation(host_slots, rows);
+    visit_cec2010(problem.function, [&](auto fn) {
+      using Fn = decltype(fn);
+      const device::EvaluateOp op{genes.data(), pitch, rows_a.data(),
+                                  {dim, fitness.data(), row_out.data(), nullptr}};
+      const auto term = launch_cec_groups<Fn>(op, genes.data(), pitch, rows_a.data(), rows);
+      launch_reduce(op, term, Spread::kBatch, rows);
+    });
+  }
+  // CEC 2010 and user objectives, Solis-Wets: evaluates the stored candidate of the step's move
+  // and decides.
+  void launch_sw_decision(bool forward) {
+    timeline.mark(Bucket::kFitness);
+    if (problem.is_external()) {
+      problem.external->device(candidate.data(), pitch, 1, dim, external_values.data(),
+                               stream.get());
+      external_sw_decide_kernel<<<1, 1, 0, stream.get()>>>(forward, sw_state.data(),
+                                                           external_values.data(), invalid.data());
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    visit_cec2010(problem.function, [&](auto fn) {
+      using Fn = decltype(fn);
+      device::SwDecideOp op{forward, sw_state.data(), candidate.data(), dim};
+      const auto term = launch_cec_groups<Fn>(op, candidate.data(), 0, nullptr, 1);
+      launch_reduce(op, term, Spread::kOneRow, 1);
+    });
+  }
+  real_t* slot_genes(int slot) { return genes.data() + static_cast<Dim>(slot) * pitch; }
+  real_t* slot_bias(int slot) { return bias.data() + static_cast<Dim>(slot) * pitch; }
+  real_t* slot_array(SlotArray array, int slot) {
+    return array == SlotArray::kGenes ? slot_genes(slot) : slot_bias(slot);
+  }
+  // One slice: the plain layout of every earlier checkpoint.
+  std::string rng_layout() const {
+    return "curand-xorwow/v1 states=" + std::to_string(launch.rng_states) +
+           (layout.slices > 1 ? " slices=" + std::to_string(layout.slices) : std::string()) +
+           " bytes=" + std::to_string(sizeof(curandState));
+  }
+};
+
+CudaEngine::CudaEngine(const Config& config, const Problem& problem)
+    : impl_(std::make_unique<Impl>(config, problem, nullptr, nullptr)) {}
+CudaEngine::CudaEngine(const Config& config, const Problem& problem, Communicator* comm,
+                       std::unique_ptr<DeviceCollective> collective)
+    : impl_(std::make_unique<Impl>(config, problem, comm, std::move(collective))) {}
+CudaEngine::~CudaEngine() = default;
+
+void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
+  Impl& m = *impl_;
+  const int total = static_cast<int>(slots.size());
+  for (int first = 0; first < total; first += m.launch.rng_rows) {
+    const int rows = std::min(m.launch.rng_rows, total - first);
+    m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
+    m.timeline.mark(Bucket::kFitness);  // random genes and their f in one pass
+    m.passes->initialize(m.context(), m.rows_a.data(), rows);
+    if (m.stored_evaluation)  // the genes were only made
+      m.launch_evaluation(slots.data() + first, rows);
+    m.rows_to_host(fitness + first, rows);
+  }
+}
+
+void CudaEngine::distances(const int* from, const int* to, int count, double* out) {
+  Impl& m = *impl_;
+  for (int first = 0; first < count; first += m.launch.max_rows) {
+    const int rows = std::min(m.launch.max_rows, count - first);
+    m.to_device(m.rows_a.data(), m.host_a, from + first, rows);
+    m.to_device(m.rows_b.data(), m.host_b, to + first, rows);
+    device::DistanceOp op{m.genes.data(), m.pitch, m.rows_a.data(), m.rows_b.data(),
+                          m.row_out.data()};
+    m.timeline.mark(Bucket::kDistances);
+    m.launch_reduce(op, device::SquareTerm{}, Spread::kBatch, rows);
+    m.rows_to_host(out + first, rows);
+  }
+}
+
+void CudaEngine::make_children(const ChildSpec* children, int count, double* fitness) {
+  Impl& m = *impl_;
+  CHAINSAW_EXPECTS(count <= m.launch.rng_rows, "more children than padding slots");
+  std::vector<ChildSpec> local;  // a sharded rank counts the mutated gene from its first
+  if (m.own.first != 0) {
+    local.assign(children, children + count);
+    for (ChildSpec& c : local)
+      if (c.mutated_gene >= 0) c.mutated_gene -= m.own.first;
+    children = local.data();
+  }
+  m.to_device(m.specs.data(), m.host_specs, children, count);
+  m.timeline.mark(Bucket::kCrossover);  // BLX-alpha, BGA, their XORWOW draws and f, fused
+  m.passes->make_children(m.context(), m.specs.data(), count);
+  if (m.stored_evaluation) {  // the children were only made: evaluate them
+    std::vector<int> slots(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
+    m.to_device(m.rows_a.data(), m.host_a, slots.data(), count);
+    m.launch_evaluation(slots.data(), count);
+  }
+  m.rows_to_host(fitness, count);
+}
+
+LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
+  Impl& m = *impl_;
+  cudaStream_t s = m.stream.get();
+  real_t* x = m.slot_genes(request.slot);
+  real_t* bias = m.slot_bias(request.slot);
+  m.timeline.mark(Bucket::kSwMoves);
+  if (!request.continue_chain)
+    CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias, 0, sizeof(real_t) * m.own.count, s));
+  device::SwDeviceState& h = m.host_sw[0];
+  h = device::SwDeviceState{request.fitness,         request.state.rho,
+                            0,                       request.evaluations,
+                            request.state.successes, request.state.failures,
+                            device::kSwIdle,         0};
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.sw_state.data(), &h, sizeof(h), cudaMemcpyHostToDevice, s));
+
+  m.last_ls_syncs = 0;
+  ReduceShape sw_shape;
+  const device::PassContext ctx = m.context();
+  const bool stored = m.stored_evaluation;  // the candidate is stored and evaluated apart
+  real_t* const candidate = stored ? m.candidate.data() : nullptr;
+  const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
+                                m.problem.upper,   m.sw_params, m.fitness.data(), request.slot};
+  curandState* buffers[2] = {m.rng.data(), m.rng_alt.data()};
+  const int blocks_cap = std::min(m.passes->solis_wets_move_blocks_per_sm(ctx),
+                                  device::blocks_per_sm<device::NoTerm, device::SwApplyOp>(ctx));
+  std::int64_t left = request.evaluations;
+  while (left > 0) {
+    // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
+    // budget and at least halve what is left: few host syncs per application.
+    const std::int64_t steps = (left + 1) / 2;
+    m.timeline.mark(Bucket::kSwMoves);
+    for (std::int64_t k = 0; k < steps; ++k) {
+      curandState* current = buffers[(h.rng_parity + k) & 1];
+      curandState* next = buffers[(h.rng_parity + k + 1) & 1];
+      sw_shape = m.passes->solis_wets_move(ctx, true, x, bias, candidate, current, next,
+                                           blocks_cap);
+      // CEC 2010 and batch callbacks: the candidate's evaluation is a launch of its own.
+      if (stored) {
+        m.launch_sw_decision(true);
+        m.timeline.mark(Bucket::kSwMoves);
+      }
+      m.passes->solis_wets_move(ctx, false, x, bias, candidate, current, current, blocks_cap);
+      if (stored) {
+        m.launch_sw_decision(false);
+        m.timeline.mark(Bucket::kSwMoves);
+      }
+      m.launch_reduce(apply, device::NoTerm{}, Spread::kOneRow, 1, current, current, blocks_cap);
+    }
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
+    m.sync();
+    ++m.last_ls_syncs;
+    left = h.budget - h.evaluations;
+  }
+
+  if (h.rng_parity == 1) {  // the current states ended in the spare buffer: bring them home
+    m.timeline.mark(Bucket::kSwMoves);
+    const std::size_t stride = sizeof(curandState) * m.launch.rng_states;  // per slice
+    CHAINSAW_CUDA_TRY(cudaMemcpy2DAsync(
+        m.rng.data(), stride, m.rng_alt.data(), stride,
+        sizeof(curandState) * static_cast<std::size_t>(sw_shape.blocks_x) * kThreads,
+        static_cast<std::size_t>(m.layout.held), cudaMemcpyDeviceToDevice, s));
+    m.sync();  // the profile's window ends here, not after the host's next decisions
+  }
+
+  LocalSearchResult result;
+  result.fitness = h.f_current;
+  result.state = SolisWetsState{h.rho, h.successes, h.failures};
+  result.evaluations = h.evaluations;
+  return result;
+}
+
+void CudaEngine::sort_slots(int* order) {
+  Impl& m = *impl_;
+  std::size_t temp_bytes = m.sort_temp.size();
+  m.timeline.mark(Bucket::kSort);
+  // Radix sort is stable and the values start as 0..capacity-1: ties keep slot order, so this
+  // is the sort by (fitness, slot) of the host backend.
+  CHAINSAW_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
+      m.sort_temp.data(), temp_bytes, m.fitness.data(), m.sorted_fitness.data(), m.slot_ids.data(),
+      m.order.data(), m.capacity, 0, 64, m.stream.get()));
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_order.data(), m.order.data(), sizeof(int) * m.capacity,
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.sync();
+  std::copy(m.host_order.data(), m.host_order.data() + m.capacity, order);
+}
+
+void CudaEngine::read_genes(int slot, real_t* out) {
+  Impl& m = *impl_;
+  m.timeline.mark(Bucket::kTransfers);
+  std::vector<real_t> mine(m.comm ? static_cast<std::size_t>(m.own.count) : 0);
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.comm ? mine.data() : out, m.slot_genes(slot),
+                                    sizeof(real_t) * m.own.count, cudaMemcpyDeviceToHost,
+                                    m.stream.get()));
+  m.sync();
+  if (m.comm) allgather_individual(*m.comm, m.slices, mine.data(), out);
+}
+
+void CudaEngine::write_genes(int slot, const real_t* genes) {
+  Impl& m = *impl_;
+  m.timeline.mark(Bucket::kTransfers);
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_genes(slot), genes + m.own.first,
+                                    sizeof(real_t) * m.own.count, cudaMemcpyHostToDevice,
+                                    m.stream.get()));
+  double f;
+  evaluate({slot}, &f);
+}
+
+double CudaEngine::time_evaluation(const std::vector<int>& slots, int repetitions) {
+  Impl& m = *impl_;
+  const int rows = static_cast<int>(slots.size());
+  CHAINSAW_EXPECTS(rows <= m.launch.max_rows, "more slots than a batched launch has rows");
+  m.to_device(m.rows_a.data(), m.host_a, slots.data(), rows);
+  m.launch_evaluation(slots.data(), rows);  // warm-up
+  return stream_seconds(m.stream.get(), [&] {
+           for (int r = 0; r < repetitions; ++r) m.launch_evaluation(slots.data(), rows);
+         }) /
+         repetitions;
+}
+
+void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
+  Impl& m = *impl_;
+  const int total = static_cast<int>(slots.size());
+  for (int first = 0; first < total; first += m.launch.max_rows) {
+    const int rows = std::min(m.launch.max_rows, total - first);
+    m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
+    m.launch_evaluation(slots.data() + first, rows);
+    m.rows_to_host(fitness + first, rows);
+  }
+}
+
+double CudaEngine::fitness(int slot) {
+  Impl& m = *impl_;
+  double f;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&f, m.fitness.data() + slot, sizeof(double),
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.sync();
+  return f;
+}
+
+double CudaEngine::distance_to_optimum(int slot) {
+  Impl& m = *impl_;
+  if (m.problem.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
+  device::OptimumDistanceOp op{m.genes.data(), m.pitch,          slot, m.problem.shift,
+                               m.row_out.data(), m.own.first};
+  m.timeline.mark(Bucket::kDistances);
+  m.launch_reduce(op, device::SquareTerm{}, Spread::kOneRow, 1);
+  double d;
+  m.rows_to_host(&d, 1);
+  return d;
+}
+
+// Pageable copies: checkpoints stream blocks of a few MiB, where the staging copy costs little
+// next to the file system. Sharded, every rank sends its part of the range to rank 0, which
+// alone writes checkpoints (as the CPU backend's shards do).
+void CudaEngine::read_slot_array(SlotArray array, int slot, Dim first, Dim count, real_t* out) {
+  Impl& m = *impl_;
+  const real_t* held = m.slot_array(array, slot);  // from gene m.own.first
+  gather_on_root(m.comm, m.slices, first, count, out, [&](const GeneSlice& part, real_t* room) {
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(room, held + (part.first - m.own.first),
+                                      sizeof(real_t) * part.count, cudaMemcpyDeviceToHost,
+                                      m.stream.get()));
+    m.stream.synchronize();
+    return static_cast<const real_t*>(room);
+  });
+}
+
+void CudaEngine::write_slot_array(SlotArray array, int slot, Dim first, Dim count,
+                                  const real_t* in) {
+  Impl& m = *impl_;
+  const GeneSlice part = m.own.part(first, count);
+  if (part.count == 0) return;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.slot_array(array, slot) + (part.first - m.own.first),
+                                    in + (part.first - first), sizeof(real_t) * part.count,
+                                    cudaMemcpyHostToDevice, m.stream.get()));
+  m.stream.synchronize();
+}
+
+EngineShard CudaEngine::shard() const {
+  const Impl& m = *impl_;
+  if (!m.comm) return {};
+  return {m.comm, m.own};
+}
+
+void CudaEngine::restore_fitness(const double* fitness) {
+  Impl& m = *impl_;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.fitness.data(), fitness, m.fitness.bytes(),
+                                    cudaMemcpyHostToDevice, m.stream.get()));
+  m.stream.synchronize();
+}
+
+RngSnapshot CudaEngine::save_rng() {
+  Impl& m = *impl_;
+  const int ranks = m.comm ? m.comm->size() : 1;
+  RngSnapshot s{m.rng_layout(), std::vector<std::uint8_t>(m.rng.bytes() * ranks)};
+  std::vector<std::uint8_t> mine(m.comm ? m.rng.bytes() : 0);
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.comm ? mine.data() : s.bytes.data(), m.rng.data(),
+                                    m.rng.bytes(), cudaMemcpyDeviceToHost, m.stream.get()));
+  m.stream.synchronize();
+  // Slice after slice: the bytes of one GPU holding every slice (config.gpu_slices).
+  if (m.comm) m.comm->allgatherv(mine.data(), s.bytes.data(),
+                                 std::vector<std::size_t>(ranks, m.rng.bytes()));
+  return s;
+}
+
+void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
+  Impl& m = *impl_;
+  const std::size_t offset = m.comm ? m.rng.bytes() * m.comm->rank() : 0;
+  const std::size_t expected = m.rng.bytes() * (m.comm ? m.comm->size() : 1);
+  if (snapshot.layout != m.rng_layout() || snapshot.bytes.size() != expected)
+    throw UserError("the checkpoint's random-number state (" + snapshot.layout +
+                    ") does not fit this GPU's launch plan (" + m.rng_layout() +
+                    "): resume on the same GPU model, with as many GPU slices");
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rng.data(), snapshot.bytes.data() + offset, m.rng.bytes(),
+                                    cudaMemcpyHostToDevice, m.stream.get()));
+  m.stream.synchronize();
+}
+
+int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }
+
+std::int64_t CudaEngine::invalid_evaluations() {
+  Impl& m = *impl_;
+  if (!m.problem.is_external()) return 0;
+  unsigned long long n = 0;
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&n, m.invalid.data(), sizeof(n), cudaMemcpyDeviceToHost,
+                                    m.stream.get()));
+  m.stream.synchronize();
+  return static_cast<std::int64_t>(n);
+}
+
+void CudaEngine::set_profile(KernelProfile* profile) {
+  Impl& m = *impl_;
+  m.sync();  // nothing of before is timed into the new profile
+  m.timeline.enable(m.stream.get(), profile);
+  if (profile) profile->add(Bucket::kRngInit, m.rng_init_seconds);
+}
+
+void CudaEngine::flush_profile() { impl_->sync(); }
+
+}  // namespace chainsaw

@@ -1,0 +1,111 @@
+// RAII owners of CUDA memory, streams and events: every device or pinned allocation in chainsaw
+// has one, so no cudaMalloc/cudaFree pair appears in algorithm code and nothing leaks on an
+// exception.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "core/engines/cuda/cuda_check.hpp"
+
+namespace chainsaw {
+
+// One owner for both kinds of CUDA allocation; Memory supplies the allocate/free pair.
+template <class T, class Memory>
+class CudaAllocation {
+ public:
+  CudaAllocation() = default;
+  explicit CudaAllocation(std::size_t count) : count_(count) {
+    if (count_ > 0) CHAINSAW_CUDA_TRY(Memory::allocate(reinterpret_cast<void**>(&data_), bytes()));
+  }
+  ~CudaAllocation() {
+    if (data_) Memory::release(data_);  // never throws from a destructor
+  }
+  CudaAllocation(CudaAllocation&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  CudaAllocation& operator=(CudaAllocation&& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(count_, o.count_);
+    return *this;
+  }
+  CudaAllocation(const CudaAllocation&) = delete;
+  CudaAllocation& operator=(const CudaAllocation&) = delete;
+
+  T* data() const { return data_; }
+  T& operator[](std::size_t i) const { return data_[i]; }  // host memory only
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+struct DeviceMemory {
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+  static void release(void* p) { cudaFree(p); }
+};
+// Page-locked host memory, for asynchronous copies of the small per-batch arrays.
+struct PinnedMemory {
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
+  static void release(void* p) { cudaFreeHost(p); }
+};
+
+template <class T>
+using DeviceBuffer = CudaAllocation<T, DeviceMemory>;
+template <class T>
+using PinnedBuffer = CudaAllocation<T, PinnedMemory>;
+
+// A stream owned for the engine's lifetime.
+class CudaStream {
+ public:
+  CudaStream() { CHAINSAW_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~CudaStream() {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+  void synchronize() const { CHAINSAW_CUDA_TRY(cudaStreamSynchronize(stream_)); }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// An event owned by its creator; elapsed_seconds times the work between two of them.
+class CudaEvent {
+ public:
+  CudaEvent() { CHAINSAW_CUDA_TRY(cudaEventCreate(&event_)); }
+  ~CudaEvent() {
+    if (event_) cudaEventDestroy(event_);
+  }
+  CudaEvent(CudaEvent&& other) noexcept : event_(other.event_) { other.event_ = nullptr; }
+  CudaEvent& operator=(CudaEvent&&) = delete;
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+inline double elapsed_seconds(const CudaEvent& start, const CudaEvent& stop) {
+  float ms = 0.0f;
+  CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return 1e-3 * static_cast<double>(ms);
+}
+
+// GPU seconds of what `work` enqueues on `stream`, between two events; waits for it to finish.
+template <class Work>
+double stream_seconds(cudaStream_t stream, Work&& work) {
+  const CudaEvent start, stop;
+  CHAINSAW_CUDA_TRY(cudaEventRecord(start.get(), stream));
+  work();
+  CHAINSAW_CUDA_TRY(cudaEventRecord(stop.get(), stream));
+  CHAINSAW_CUDA_TRY(cudaEventSynchronize(stop.get()));
+  return elapsed_seconds(start, stop);
+}
+
+}  // namespace chainsaw

@@ -1,0 +1,70 @@
+#include "core/engines/cuda/device_info.hpp"
+
+#include <string>
+
+#include "core/error.hpp"
+
+#if defined(CHAINSAW_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+namespace chainsaw {
+
+bool cuda_compiled() {
+#if defined(CHAINSAW_CUDA)
+  return true;
+#else
+  return false;
+#endif
+}
+
+DeviceInfo query_cuda_device() {
+  DeviceInfo info;
+#if defined(CHAINSAW_CUDA)
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    info.reason = status != cudaSuccess ? cudaGetErrorString(status) : "no CUDA device";
+    cudaGetLastError();  // clear the sticky "no device" error
+    return info;
+  }
+  int device = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess ||
+      cudaMemGetInfo(&info.free_memory, &info.total_memory) != cudaSuccess) {
+    info.reason = "the CUDA device could not be queried";
+    cudaGetLastError();
+    return info;
+  }
+  info.available = true;
+  info.name = prop.name;
+  info.sm_count = prop.multiProcessorCount;
+#else
+  info.reason = "this build has no CUDA backend (configure with -DCHAINSAW_CUDA=ON)";
+#endif
+  return info;
+}
+
+int cuda_device_count() {
+  int count = 0;
+#if defined(CHAINSAW_CUDA)
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    count = 0;
+  }
+#endif
+  return count;
+}
+
+void select_cuda_device([[maybe_unused]] int node_rank) {
+#if defined(CHAINSAW_CUDA)
+  const int count = cuda_device_count();
+  if (count == 0) return;
+  const cudaError_t status = cudaSetDevice(node_rank % count);
+  if (status != cudaSuccess)
+    throw UserError(std::string("cannot select GPU ") + std::to_string(node_rank % count) + ": " +
+                    cudaGetErrorString(status));
+#endif
+}
+
+}  // namespace chainsaw

@@ -1,0 +1,269 @@
+// The GPU passes that make individuals and evaluate them in the same sweep (seed 003 §5), for one
+// fitness function: random initial genes, a crossover batch, a stored individual's evaluation and
+// the Solis-Wets moves. CudaEngine holds them behind FusedPasses, so that the passes of a user's
+// per-gene objective, instantiated in the user's nvcc translation unit
+// (include/chainsaw/device_objective.cuh), run in the engine exactly as the built-in functions'
+// do: the same kernels, launch shapes and reduction trees. A user objective identical to a
+// built-in function therefore gives bit-identical runs on the GPU too.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <curand_kernel.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "core/engines/cuda/cuda_check.hpp"
+#include "core/distributed/device_collective.hpp"
+#include "core/engines/engine.hpp"
+#include "core/error.hpp"
+#include "fitness/device_reduce.cuh"
+#include "localsearch/device_solis_wets.cuh"
+#include "ssga/device_ops.cuh"
+
+namespace chainsaw::device {
+
+// How many rows of a launch share the GPU: a single row takes every SM, a batch spreads its
+// `batch` rows over them (more rows run as further waves).
+enum class Spread { kOneRow, kBatch };
+
+// What a pass needs of the engine: the device, its buffers and the problem's shape.
+struct PassContext {
+  cudaStream_t stream = nullptr;
+  int sm_count = 1;
+  int batch = 1;     // the rows a batched launch spreads over
+  int max_rows = 1;  // the most rows any launch may have (partials and tickets are sized for it)
+  Dim dim = 0;    // the problem's
+  Dim pitch = 0;  // of the engine's rows
+  // The slices of the genes' layout (fitness/device_reduce.cuh, ReduceShape): the engine holds
+  // `slices` of them from first_slice on, its rows starting at gene gene_base. A sharded rank
+  // holds one; collective (null unless sharded) brings every rank's partials into `gathered`.
+  Dim slice_genes = 0;
+  int slices = 1;
+  int first_slice = 0;
+  Dim gene_base = 0;
+  std::size_t rng_stride = 0;
+  DeviceCollective* collective = nullptr;
+  void* gathered = nullptr;
+  // The run has several slices or ranks: launches take the sliced kernels.
+  bool sliced() const { return slices > 1 || collective != nullptr; }
+  double lower = 0.0, upper = 0.0;
+  double blx_alpha = 0.0;
+  real_t* genes = nullptr;        // capacity x pitch
+  double* slot_fitness = nullptr;  // per slot
+  double* row_out = nullptr;       // per row of the last launch, read back by the host
+  curandState* rng = nullptr;      // one XORWOW state per thread of the largest launch
+  void* partials = nullptr;        // block partials: max_rows x blocks of the largest partial
+  unsigned* tickets = nullptr;     // per row, zero between launches
+  SwDeviceState* sw_state = nullptr;
+  unsigned long long* invalid = nullptr;  // user objectives: NaN and -inf values are counted
+  // The evaluation pass's o in a persisting L2 window (core/engines/cuda/cuda_engine.cu); num_bytes 0: none.
+  cudaAccessPolicyWindow shift_window{};
+};
+
+// Blocks of this kernel that fit on one SM (registers, shared memory), asked of the driver once
+// per kernel.
+template <class Term, class Op, int kLayout = kWholeRows>
+int blocks_per_sm() {
+  static const int blocks = [] {
+    int n = 0;
+    CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &n, produce_reduce_kernel<Term, Op, kLayout>, kThreads, 0));
+    return std::max(1, n);
+  }();
+  return blocks;
+}
+// The blocks per SM that shape a launch in context `c`: a sliced layout's are those of the
+// one-slice kernel (a sharded rank's), also when one GPU runs several slices, so that both
+// cut the genes alike and give the same run.
+template <class Term, class Op>
+int blocks_per_sm(const PassContext& c) {
+  if constexpr (Sliceable<Term>::value) {
+    if (c.sliced()) return blocks_per_sm<Term, Op, kOneSlice>();
+  }
+  return blocks_per_sm<Term, Op, kWholeRows>();
+}
+
+// Programmatic dependent launch: each reduction is scheduled onto the SMs while the stream's
+// previous kernel drains, and waits on the device for it to finish (fitness/device_reduce.cuh),
+// which hides most of a launch's fixed cost; the bits of a run do not change. CHAINSAW_PDL=0 in
+// the environment launches plainly, to measure what it saves.
+inline bool programmatic_launch_wanted() {
+  static const bool wanted = [] {
+    const char* env = std::getenv("CHAINSAW_PDL");
+    return env == nullptr || std::string(env) != "0";
+  }();
+  return wanted;
+}
+
+template <class Term, class Op>
+struct ReduceKernel {
+  void (*function)(Op, Term, ReduceShape, const curandState*, curandState*,
+                   typename Term::Partial*, unsigned*);
+  bool programmatic;  // the kernel awaits the previous grid: it may be launched programmatically
+};
+
+template <class Term, class Op, int kLayout>
+ReduceKernel<Term, Op> reduce_kernel_of() {
+  // Only code compiled for sm_90 or later holds the wait that makes an early start safe.
+  static const bool awaits = [] {
+    cudaFuncAttributes a{};
+    CHAINSAW_CUDA_TRY(cudaFuncGetAttributes(&a, produce_reduce_kernel<Term, Op, kLayout>));
+    return std::min(a.ptxVersion, a.binaryVersion) >= 90;
+  }();
+  return {produce_reduce_kernel<Term, Op, kLayout>, awaits && programmatic_launch_wanted()};
+}
+
+// The kernel of a launch in context `c`: the layout of its rows, compiled in.
+template <class Term, class Op>
+auto reduce_kernel(const PassContext& c) {
+  if constexpr (Sliceable<Term>::value) {
+    if (c.slices > 1) return reduce_kernel_of<Term, Op, kSeveralSlices>();
+    if (c.sliced()) return reduce_kernel_of<Term, Op, kOneSlice>();
+  }
+  CHAINSAW_EXPECTS(!c.sliced(), "this function cannot be laid out in slices");
+  return reduce_kernel_of<Term, Op, kWholeRows>();
+}
+
+// One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
+// (measured: 1.58 waves cost the 3e6-D evaluation 40% of its time).
+inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_per_sm) {
+  const int wave = c.sm_count * std::min(blocks_per_sm, 2048 / kThreads);
+  ReduceShape s = ReduceShape::make(c.slice_genes,
+                                    spread == Spread::kOneRow ? wave : std::max(1, wave / c.batch));
+  s.dim = c.dim;
+  s.first_slice = c.first_slice;
+  s.gene_base = c.gene_base;
+  s.rng_stride = c.rng_stride;
+  return s;
+}
+
+// `blocks_cap` (> 0) lowers the blocks per SM, so that kernels which must map genes to threads
+// alike (the Solis-Wets moves and their apply step regenerate the same dif) share one shape.
+// `l2_window` (num_bytes > 0): the launch's accesses to it persist in L2.
+template <class Term, class Op>
+ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, Spread spread,
+                          int rows, curandState* rng_in = nullptr, curandState* rng_out = nullptr,
+                          int blocks_cap = 0, const cudaAccessPolicyWindow* l2_window = nullptr) {
+  CHAINSAW_EXPECTS(rows >= 1 && rows <= c.max_rows, "batched launch exceeds its rows");
+  int blocks = blocks_per_sm<Term, Op>(c);
+  if (blocks_cap > 0) blocks = std::min(blocks, blocks_cap);
+  ReduceShape s = launch_shape(c, spread, blocks);
+  // Sharded: every rank reduces its slice, the partials are exchanged, and each rank finishes
+  // the rows alike. Element-wise passes (NoTerm) reduce nothing and finish on their own.
+  using Partial = typename Term::Partial;
+  s.deferred = c.collective != nullptr && !std::is_same_v<Term, NoTerm>;
+  const dim3 grid(static_cast<unsigned>(s.blocks_x * c.slices), static_cast<unsigned>(rows));
+  const auto kernel = reduce_kernel<Term, Op>(c);
+  cudaLaunchAttribute attrs[2]{};
+  unsigned attr_count = 0;
+  if (kernel.programmatic) {
+    attrs[attr_count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[attr_count++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  if (l2_window != nullptr && l2_window->num_bytes > 0) {
+    attrs[attr_count].id = cudaLaunchAttributeAccessPolicyWindow;
+    attrs[attr_count++].val.accessPolicyWindow = *l2_window;
+  }
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(kThreads);
+  config.stream = c.stream;
+  config.attrs = attrs;
+  config.numAttrs = attr_count;
+  CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, kernel.function, op, term, s,
+                                       rng_in ? rng_in : c.rng, rng_out ? rng_out : c.rng,
+                                       static_cast<Partial*>(c.partials), c.tickets));
+  CHAINSAW_CUDA_CHECK_LAUNCH();
+  if (s.deferred) {
+    c.collective->allgather(c.partials, c.gathered,
+                            sizeof(Partial) * static_cast<std::size_t>(rows) * s.blocks_x, c.stream);
+    finish_rows_kernel<Term, Op><<<rows, kThreads, 0, c.stream>>>(
+        op, term, c.collective->size(), rows, s.blocks_x, static_cast<const Partial*>(c.gathered));
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+  }
+  return s;
+}
+
+class FusedPasses {
+ public:
+  virtual ~FusedPasses() = default;
+  // Random genes in the domain for the slots slots[0..rows) (device memory), and their f.
+  virtual void initialize(const PassContext& c, const int* slots, int rows) const = 0;
+  // BLX-alpha children (+ BGA) of specs[0..rows) (device memory) into their slots, and their f.
+  virtual void make_children(const PassContext& c, const ChildSpec* specs, int rows) const = 0;
+  // f of the stored slots slots[0..rows).
+  virtual void evaluate(const PassContext& c, const int* slots, int rows) const = 0;
+  // A Solis-Wets move of slot genes x with bias `bias` (one row); candidate != nullptr stores the
+  // candidate there instead of deciding (functions evaluated by a launch of their own).
+  virtual ReduceShape solis_wets_move(const PassContext& c, bool forward, const real_t* x,
+                                      const real_t* bias, real_t* candidate, curandState* rng_in,
+                                      curandState* rng_out, int blocks_cap) const = 0;
+  // Blocks per SM of the move kernel (of context c's layout): the engine caps the step's
+  // launches at the lowest.
+  virtual int solis_wets_move_blocks_per_sm(const PassContext& c) const = 0;
+};
+
+// The passes of the function whose fitness term is Term (FitnessTerm<Fn> for a built-in
+// function, the user's term for a per-gene objective): Term has a Partial, accumulate() and
+// value() (fitness/device_reduce.cuh).
+template <class Term, class EvaluationTerm = Term>
+class FusedPassesFor final : public FusedPasses {
+ public:
+  explicit FusedPassesFor(const Term& term) : term_(term) {}
+  // evaluation_term: the same function's term in another form for the evaluation pass, which
+  // only reads genes (a built-in function's with o in device memory: core/engines/cuda/cuda_engine.cu).
+  FusedPassesFor(const Term& term, const EvaluationTerm& evaluation_term)
+      : term_(term), evaluation_term_(evaluation_term) {}
+
+  void initialize(const PassContext& c, const int* slots, int rows) const override {
+    const InitializeOp op{c.genes, c.pitch, slots, c.lower, c.upper, sink(c)};
+    launch_reduce(c, op, term_, Spread::kBatch, rows);
+  }
+  void make_children(const PassContext& c, const ChildSpec* specs, int rows) const override {
+    const CrossoverOp op{c.genes, c.pitch, specs, c.blx_alpha, c.lower, c.upper, sink(c)};
+    launch_reduce(c, op, term_, Spread::kBatch, rows);
+  }
+  void evaluate(const PassContext& c, const int* slots, int rows) const override {
+    const EvaluateOp op{c.genes, c.pitch, slots, sink(c)};
+    if constexpr (!std::is_same_v<EvaluationTerm, Term>) {
+      // In its own launch shape, o persisting in L2, the slot read before the previous grid is
+      // awaited except for ordered partials, which that made slower: measured on the H100
+      // (bench/results/2026-11-23-h100/session10). Its rows reduce in its own tree, which is
+      // term_'s where both kernels have the same occupancy (Rastrigin, Griewank, Schwefel 1.2).
+      if (evaluation_term_ && !c.sliced()) {
+        if constexpr (EvaluationTerm::Partial::kOrdered)
+          launch_reduce(c, op, *evaluation_term_, Spread::kBatch, rows, nullptr, nullptr, 0,
+                        &c.shift_window);
+        else
+          launch_reduce(c, EarlySlotEvaluateOp{op}, *evaluation_term_, Spread::kBatch, rows,
+                        nullptr, nullptr, 0, &c.shift_window);
+        return;
+      }
+    }
+    launch_reduce(c, op, term_, Spread::kBatch, rows);
+  }
+  ReduceShape solis_wets_move(const PassContext& c, bool forward, const real_t* x,
+                              const real_t* bias, real_t* candidate, curandState* rng_in,
+                              curandState* rng_out, int blocks_cap) const override {
+    const SwMoveOp op{forward, c.sw_state, x,         bias,     c.lower,
+                      c.upper, c.dim,      candidate, c.invalid};
+    return launch_reduce(c, op, term_, Spread::kOneRow, 1, rng_in, rng_out, blocks_cap);
+  }
+  int solis_wets_move_blocks_per_sm(const PassContext& c) const override {
+    return blocks_per_sm<Term, SwMoveOp>(c);
+  }
+
+ private:
+  static FitnessSink sink(const PassContext& c) {
+    return {c.dim, c.slot_fitness, c.row_out, c.invalid};
+  }
+
+  Term term_;
+  std::optional<EvaluationTerm> evaluation_term_;  // none: term_ evaluates
+};
+
+}  // namespace chainsaw::device

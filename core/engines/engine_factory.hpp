@@ -1,0 +1,22 @@
+// Turns --backend into an Engine: auto takes the GPU when one is present, else the CPU.
+#pragma once
+
+#include <memory>
+
+#include "core/distributed/communicator.hpp"
+#include "core/config.hpp"
+#include "core/engines/engine.hpp"
+#include "fitness/problem.hpp"
+
+namespace chainsaw {
+
+// The backend `requested` resolves to on this machine (kAuto becomes kCpu or kCuda).
+// Throws UserError when kCuda is asked for and cannot be had.
+Backend resolve_backend(Backend requested);
+
+// comm: the ranks of a `--distribute shard` run, which share one population (nullptr: one
+// process; islands runs pass nullptr, each rank's engine is a whole one).
+std::unique_ptr<Engine> make_engine(const Config& config, const Problem& problem,
+                                    Backend resolved, Communicator* comm = nullptr);
+
+}  // namespace chainsaw

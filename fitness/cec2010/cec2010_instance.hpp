@@ -1,0 +1,58 @@
+// The data of a CEC 2010 instance: the optimum o, the permutation P and the rotation M, in host
+// memory. Generated from the problem seed (deterministic, independent of the thread count) or
+// made from the sections a file gives (`--instance FILE`, a checkpoint's /instance), validated
+// here whatever the file's format; what a file leaves out is generated. Reading and writing the
+// files is io/'s (io/instance_file.hpp): fitness/ knows no file format. The CUDA backend copies
+// the instance to the device once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fitness/cec2010/cec2010.hpp"
+#include "fitness/problem.hpp"
+
+namespace chainsaw {
+
+// The sections of an instance as a file holds them, not yet validated; empty: not given.
+struct CecInstanceData {
+  std::int64_t dim = -1;  // -1: not given; otherwise a check against --dim
+  std::vector<double> o;
+  std::vector<std::int64_t> perm;
+  int perm_base = -1;  // 0 (0..D-1) or 1 (1..D, MATLAB's); -1: told apart by which of 0, D occurs
+  std::vector<double> rotation;  // m x m row-major
+};
+
+struct CecInstance {
+  Dim dim = 0;
+  Dim groups = 0;
+  // o rounded to the genes' precision: x = o is then a point the search can reach, with f = 0.
+  std::vector<real_t> o;
+  std::vector<std::int32_t> perm;     // empty when the function has no groups (F1-F3, F19, F20)
+  std::vector<std::int32_t> inverse;  // inverse[perm[k]] = k
+  std::vector<double> rotation;       // m x m row-major; empty when it has no groups
+
+  // Host pointers.
+  CecView view() const;
+
+  static CecInstance generate(const FunctionInfo& info, Dim dim, std::uint64_t seed);
+  // The one validation of given instance data: sizes against D, o inside the domain, P a
+  // permutation, M orthogonal to 1e-6. Sections missing from `data` are generated from `seed`
+  // as above. Throws UserError "<source>: <what is wrong>" (source: "--instance = FILE", ...).
+  static CecInstance from_data(const CecInstanceData& data, const FunctionInfo& info, Dim dim,
+                               std::uint64_t seed, const std::string& source);
+  // The same o, P and M, bit for bit.
+  bool same_as(const CecInstance& other) const;
+};
+
+CecLayout cec2010_layout(FunctionId id);
+
+// max |(M M^T)_ik - delta_ik| of an n x n row-major matrix.
+double orthogonality_error(const std::vector<double>& m, int n);
+
+// f(x) of a stored individual on the host: kHostChunk items per chunk, in parallel, combined in
+// order (the same tree for any thread count).
+double evaluate_cec2010_host(const Problem& problem, const real_t* x);
+
+}  // namespace chainsaw

@@ -1,0 +1,117 @@
+#include "io/api/optimize.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <memory>
+
+#include "core/engines/cuda/device_info.hpp"
+#include "core/engines/engine_factory.hpp"
+#include "core/error.hpp"
+#include "fitness/problem.hpp"
+#include "io/checkpoint/checkpoint.hpp"
+#include "io/checkpoint/checkpoint_schedule.hpp"
+#include "io/results/output_file.hpp"
+
+namespace chainsaw {
+
+namespace {
+
+// kAuto takes the GPU only for an objective that can run there.
+Backend choose_backend(Backend requested, const BatchObjective& objective) {
+  if (requested == Backend::kCpu || (requested == Backend::kAuto && !objective.device)) {
+    if (!objective.host)
+      throw UserError("objective '" + objective.name +
+                      "' has no host callback, and the CPU backend was asked for or no GPU "
+                      "callback is there");
+    return Backend::kCpu;
+  }
+  if (requested == Backend::kAuto && !objective.host) requested = Backend::kCuda;
+  return resolve_backend(requested);  // throws for kCuda without a usable GPU
+}
+
+// The checkpoint's configuration for a resume, checked against the objective and options.
+Config resumed_config(const std::string& path, const Config& fresh, const Options& options,
+                      Backend& backend, std::int64_t& resumed_at) {
+  const CheckpointHeader header = read_checkpoint_header(path);
+  const Config& saved = header.config;
+  const std::string where = "Options::resume_from = " + path + ": ";
+  if (saved.function != fresh.function)
+    throw UserError(where + "the checkpoint holds a run on '" + saved.function +
+                    "', not on '" + fresh.function + "' (pass the same objective and name)");
+  if (saved.dim != fresh.dim)
+    throw UserError(where + "the checkpoint's run has " + std::to_string(saved.dim) +
+                    " variables, the objective " + std::to_string(fresh.dim));
+  if (options.max_evaluations < header.summary.evaluations)
+    throw UserError(where + "max_evaluations = " + std::to_string(options.max_evaluations) +
+                    " is below the " + std::to_string(header.summary.evaluations) +
+                    " evaluations done already");
+  if (options.backend != Backend::kAuto && options.backend != header.backend)
+    throw UserError(where + "written by the " + backend_name(header.backend) +
+                    " backend, whose random streams only it can continue");
+  Config c = saved;
+  c.max_evaluations = options.max_evaluations;
+  c.threads = options.threads;
+  c.backend = header.backend;
+  backend = header.backend == Backend::kCuda ? resolve_backend(Backend::kCuda) : Backend::kCpu;
+  resumed_at = header.summary.evaluations;
+  return c;
+}
+
+}  // namespace
+
+Result optimize(const BatchObjective& objective, const Options& options) {
+  auto shared = std::make_shared<const BatchObjective>(objective);
+  const Problem problem = Problem::make_external(shared, options.dim);
+
+  Config config = options;  // the algorithm's fields
+  config.function = kUserObjectivePrefix + objective.name;
+  config.dim = problem.dim;
+  config.instance.clear();
+  config.problem_seed = 0;
+  Result out;
+  Backend backend = Backend::kCpu;
+  if (options.resume_from.empty()) {
+    config.validate();
+    backend = choose_backend(config.backend, objective);
+  } else {
+    config = resumed_config(options.resume_from, config, options, backend,
+                            out.resumed_at_evaluations);
+    config.validate();
+  }
+  if ((options.checkpoint_every.evaluations > 0 || options.checkpoint_every.seconds > 0.0) &&
+      options.checkpoint.empty())
+    throw UserError("Options::checkpoint_every is set but Options::checkpoint names no file");
+  if (!options.checkpoint.empty()) check_output_writable("Options::checkpoint", options.checkpoint);
+
+  if (config.threads > 0) omp_set_num_threads(config.threads);
+  out.threads = omp_get_max_threads();
+  out.backend = backend;
+  if (backend == Backend::kCuda) out.device = query_cuda_device().name;
+
+  const auto setup_start = std::chrono::steady_clock::now();
+  const auto engine = make_engine(config, problem, backend);
+  MaSwChains algorithm(config, problem, *engine);
+  if (!options.resume_from.empty()) load_checkpoint(options.resume_from, algorithm);
+  out.setup_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+
+  CheckpointSchedule schedule("Options::checkpoint", options.checkpoint,
+                              options.checkpoint_every, backend);
+  const RunResult r = algorithm.run(
+      options.progress, [&schedule](MaSwChains& a) { return schedule.at_safe_point(a); });
+  schedule.at_end(algorithm);
+
+  out.best_fitness = r.best_fitness;
+  out.best_genes.resize(static_cast<std::size_t>(problem.dim));
+  engine->read_genes(r.best_slot, out.best_genes.data());
+  out.best_error = r.best_fitness - problem.optimum_value;  // NaN when the optimum is unknown
+  out.evaluations = r.counters;
+  out.invalid_evaluations = engine->invalid_evaluations();
+  out.wall_seconds = r.wall_seconds;
+  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
+    out.phase_seconds[phase_name(static_cast<Phase>(p))] = r.phases.seconds(static_cast<Phase>(p));
+  return out;
+}
+
+}  // namespace chainsaw

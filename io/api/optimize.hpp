@@ -1,0 +1,58 @@
+// chainsaw as a library, the non-template part: a run of MA-SW-Chains on a user objective given
+// as a batch evaluation (fitness/external_objective.hpp), with the command line's checkpoints.
+// include/chainsaw/chainsaw.hpp adds optimize<Obj> for per-gene objective types on top.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/algorithms/ma_sw_chains.hpp"
+#include "fitness/external_objective.hpp"
+#include "io/parse_value.hpp"
+
+namespace chainsaw {
+
+// The run's settings: every algorithm parameter of Config under its name (population_size,
+// batch, blx_alpha, ..., ls_intensity, ls_ratio; README "The algorithm and its parameters"),
+// the budget max_evaluations, seed, backend (kAuto takes the GPU when there is one and the
+// objective has a device callback), threads (0: OpenMP's default; > 0 calls
+// omp_set_num_threads for the process), and dim, the number of variables (0: the objective's).
+// Config's function, instance and problem_seed are ignored: the objective is the problem.
+struct Options : Config {
+  Options() { dim = 0; }
+  std::string checkpoint;               // HDF5 checkpoint file, as --checkpoint; empty: none
+  CheckpointInterval checkpoint_every;  // as --checkpoint-every: seconds or evaluations
+  // A checkpoint to continue (as `chainsaw resume`): the algorithm parameters and the seed are
+  // the file's, the budget (max_evaluations, not below what is done) and threads these
+  // options'; the objective must have the checkpoint's name and dimension.
+  std::string resume_from;
+  // Called on the host loop's thread after the initial population and after every round.
+  std::function<void(const Progress&)> progress;
+};
+
+struct Result {
+  double best_fitness = 0.0;
+  std::vector<real_t> best_genes;  // the best individual, dim genes
+  double best_error = 0.0;         // best_fitness - the objective's optimum value; NaN: unknown
+  RunCounters evaluations;         // total, GA, LS, LS applications, restarts
+  // Values that were NaN or -inf, ranked last (in this process: a resumed run counts anew).
+  std::int64_t invalid_evaluations = 0;
+  double wall_seconds = 0.0;   // the run (of a resumed run: all segments together)
+  double setup_seconds = 0.0;  // building the engine
+  std::map<std::string, double> phase_seconds;  // initialization, distances, crossover, ...
+  Backend backend = Backend::kCpu;  // the one that ran
+  std::string device;               // the GPU's name; empty on the CPU
+  int threads = 1;
+  std::int64_t resumed_at_evaluations = 0;  // 0: a fresh run
+};
+
+// Runs MA-SW-Chains on `objective`. Throws UserError (one line) for wrong use: a null or
+// missing callback, a dimension of 0 or other than the objective's, a domain that is not a
+// finite interval, a bad parameter, a checkpoint that does not match.
+Result optimize(const BatchObjective& objective, const Options& options);
+
+}  // namespace chainsaw

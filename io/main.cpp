@@ -1,3 +1,0 @@
-#include "io/cli.hpp"
-
-int main(int argc, char** argv) { return chainsaw::cli_main(argc, argv); }

@@ -1,0 +1,187 @@
+#include "io/results/result_json.hpp"
+
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/types.hpp"
+#include "fitness/problem.hpp"
+#include "io/parse_value.hpp"
+#include "io/version.hpp"
+
+namespace chainsaw {
+
+nlohmann::ordered_json config_to_json(const Config& c) {
+  nlohmann::ordered_json j;
+  j["function"] = c.function;
+  j["dim"] = c.dim;
+  j["evals"] = c.max_evaluations;
+  j["seed"] = c.seed;
+  // The effective value, so that passing it back reproduces the same optimum.
+  j["problem_seed"] = c.effective_problem_seed();
+  j["instance"] =
+      c.instance.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(c.instance);
+  j["population"] = c.population_size;
+  j["batch"] = c.batch;
+  j["blx_alpha"] = c.blx_alpha;
+  j["nam_candidates"] = c.nam_candidates;
+  j["mutation_probability"] = c.mutation_probability;
+  j["ls_intensity"] = c.ls_intensity;
+  j["ls_ratio"] = c.ls_ratio;
+  j["ls_threshold"] = c.ls_improvement_threshold;
+  j["rho0"] = c.solis_wets.rho0;
+  j["sw_successes"] = c.solis_wets.max_successes;
+  j["sw_failures"] = c.solis_wets.max_failures;
+  j["sw_expand"] = c.solis_wets.expand;
+  j["sw_contract"] = c.solis_wets.contract;
+  j["rho_init"] = rho_init_name(c.rho_init);
+  j["restart"] = c.restart;
+  j["backend"] = backend_name(c.backend);
+  j["threads"] = c.threads;
+  j["distribute"] = distribute_name(c.distribute);
+  j["migration_every"] = c.migration_interval;
+  j["gpu_slices"] = c.gpu_slices;
+  return j;
+}
+
+Config config_from_json(const nlohmann::json& j) {
+  Config c;
+  auto get = [&j](const char* key, auto& target) {
+    if (!j.contains(key)) throw UserError(std::string("configuration field '") + key + "' is missing");
+    try {
+      j.at(key).get_to(target);
+    } catch (const nlohmann::json::exception&) {
+      throw UserError(std::string("configuration field '") + key + "' has the wrong type");
+    }
+  };
+  std::string rho_init, backend;
+  get("function", c.function);
+  get("dim", c.dim);
+  get("evals", c.max_evaluations);
+  get("seed", c.seed);
+  get("problem_seed", c.problem_seed);
+  // Optional (null or absent: none), so that files written before CEC 2010 still load.
+  if (j.contains("instance") && !j.at("instance").is_null()) get("instance", c.instance);
+  get("population", c.population_size);
+  get("batch", c.batch);
+  get("blx_alpha", c.blx_alpha);
+  get("nam_candidates", c.nam_candidates);
+  get("mutation_probability", c.mutation_probability);
+  get("ls_intensity", c.ls_intensity);
+  get("ls_ratio", c.ls_ratio);
+  get("ls_threshold", c.ls_improvement_threshold);
+  get("rho0", c.solis_wets.rho0);
+  get("sw_successes", c.solis_wets.max_successes);
+  get("sw_failures", c.solis_wets.max_failures);
+  get("sw_expand", c.solis_wets.expand);
+  get("sw_contract", c.solis_wets.contract);
+  get("rho_init", rho_init);
+  get("restart", c.restart);
+  get("backend", backend);
+  get("threads", c.threads);
+  // Optional (absent: a one-process run), so that files written before --distribute still load.
+  if (j.contains("distribute")) {
+    std::string distribute;
+    get("distribute", distribute);
+    c.distribute = parse_distribute("distribute", distribute);
+  }
+  if (j.contains("migration_every")) get("migration_every", c.migration_interval);
+  if (j.contains("gpu_slices")) get("gpu_slices", c.gpu_slices);  // absent: written before it
+  c.rho_init = parse_rho_init("rho_init", rho_init);
+  c.backend = parse_backend("backend", backend);
+  return c;
+}
+
+namespace {
+
+nlohmann::ordered_json counters_to_json(const RunCounters& n) {
+  return {{"total", n.evaluations},
+          {"ga", n.ga_evaluations},
+          {"ls", n.ls_evaluations},
+          {"ls_applications", n.ls_applications},
+          {"ls_random_choices", n.ls_random_choices},
+          {"restarts", n.restarts}};
+}
+
+nlohmann::ordered_json distributed_to_json(const Config& config, const DistributedRun& d) {
+  nlohmann::ordered_json j;
+  j["mode"] = distribute_name(d.mode);
+  j["ranks"] = d.ranks;
+  if (d.mode != Distribute::kIslands) return j;
+  j["migration_every"] = config.migration_interval;
+  // Every island takes part in every exchange: rank 0's count is the run's.
+  j["migrations"] = d.islands.empty() ? 0 : d.islands.front().state.migrations;
+  j["best_rank"] = d.best_rank;
+  nlohmann::ordered_json islands = nlohmann::ordered_json::array();
+  for (const IslandSummary& i : d.islands) {
+    const double best_immigrant = i.state.best_immigrant;
+    islands.push_back({{"rank", i.rank},
+                       {"seed", i.seed},
+                       {"best_fitness", i.best_fitness},
+                       {"distance_to_optimum", i.distance_to_optimum},
+                       {"evaluations", counters_to_json(i.counters)},
+                       {"migrations", i.state.migrations},
+                       {"immigrants_improved", i.state.immigrants_improved},
+                       {"best_immigrant_fitness", std::isfinite(best_immigrant)
+                                                      ? nlohmann::ordered_json(best_immigrant)
+                                                      : nlohmann::ordered_json()}});
+  }
+  j["islands"] = islands;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment& env,
+                                      const RunResult& r, const ConvergenceTrace* trace,
+                                      const ProfileReport* profile,
+                                      const DistributedRun* distributed) {
+  nlohmann::ordered_json j;
+  j["chainsaw_version"] = kVersion;
+  j["genes"] = sizeof(real_t) == 8 ? "float64" : "float32";
+  j["config"] = config_to_json(config);
+  j["backend"] = backend_name(env.backend);
+  j["device"] = env.device.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(env.device);
+  j["threads"] = env.threads;
+  auto path_or_null = [](const std::string& path) {
+    return path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(path);
+  };
+  j["checkpoint"] = path_or_null(env.checkpoint);
+  j["resumed_from"] = path_or_null(env.resumed_from);
+  if (!env.resumed_from.empty()) j["resumed_at_evaluations"] = env.resumed_at_evaluations;
+
+  j["best_fitness"] = r.best_fitness;
+  // Distance in f to the optimum value: -330 for the paper's functions, 0 for CEC 2010.
+  j["best_error"] = r.best_fitness - function_optimum_value(config.function);
+  j["distance_to_optimum"] = r.distance_to_optimum;
+
+  const RunCounters& n = r.counters;
+  j["evaluations"] = counters_to_json(n);
+  j["ls_share"] = n.evaluations > 0 ? static_cast<double>(n.ls_evaluations) /
+                                          static_cast<double>(n.evaluations)
+                                    : 0.0;
+
+  j["wall_seconds"] = r.wall_seconds;
+  j["setup_seconds"] = env.setup_seconds;
+  auto share = [&](double seconds) { return r.wall_seconds > 0.0 ? seconds / r.wall_seconds : 0.0; };
+  nlohmann::ordered_json phases = nlohmann::ordered_json::object();
+  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p) {
+    const double s = r.phases.seconds(static_cast<Phase>(p));
+    phases[phase_name(static_cast<Phase>(p))] = {{"seconds", s}, {"share", share(s)}};
+  }
+  j["phases"] = phases;
+  // Host bookkeeping between the timed phases (progress reports, S_LS scans).
+  const double other = r.wall_seconds - r.phases.total();
+  j["other_seconds"] = other > 0.0 ? other : 0.0;
+  // [evaluations, seconds, best fitness] per point, compact: a curve, not a record per round.
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  if (trace)
+    for (const ConvergenceTrace::Point& p : trace->points())
+      points.push_back({p.evaluations, p.seconds, p.best_fitness});
+  j["trace"] = points;
+  j["profile"] = profile ? profile_to_json(*profile) : nlohmann::ordered_json();
+  j["distribute"] =
+      distributed ? distributed_to_json(config, *distributed) : nlohmann::ordered_json();
+  return j;
+}
+
+}  // namespace chainsaw
