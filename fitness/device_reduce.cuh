@@ -149,6 +149,15 @@ struct NoTerm {  // element-wise operations that only need the "last block" hook
   static constexpr bool kSliceable = true;
   __device__ void accumulate(Partial&, double, Dim, int) const {}
 };
+// Terms that may be laid out in slices say so (kSliceable): the built-in functions' and the
+// element-wise ones. The kernels of the others (CEC 2010 groups, users' objectives) are never
+// instantiated for slices.
+template <class Term, class = void>
+struct Sliceable : std::false_type {};
+template <class Term>
+struct Sliceable<Term, std::void_t<decltype(Term::kSliceable)>>
+    : std::bool_constant<Term::kSliceable> {};
+
 // A lane's n values v (genes j0..) into its partial, in gene order: by the term's
 // accumulate_tile when it has one (a lane's run at once), else value by value.
 template <class Term, class = void>
@@ -165,6 +174,40 @@ __device__ void accumulate_lane(const Term& term, Partial& p, const double (&v)[
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) term.accumulate(p, v[k], j0 + k, row);
   }
+}
+
+// Two candidates reduced in one sweep (the Solis-Wets step's forward and backward moves share
+// their loads and normals): each keeps its own partial, combined in the same tree as alone.
+template <class P>
+struct PairPartial {
+  static constexpr bool kOrdered = P::kOrdered;
+  P first{};
+  P second{};
+  __device__ static PairPartial combine(const PairPartial& a, const PairPartial& b) {
+    return {P::combine(a.first, b.first), P::combine(a.second, b.second)};
+  }
+};
+template <class Term>
+struct PairTerm {
+  using Partial = PairPartial<typename Term::Partial>;
+  static constexpr bool kSliceable = Sliceable<Term>::value;
+  Term term;
+};
+// The values an operation produces per lane: one candidate's (double[kVec]) unless it declares
+// Values (PairTerm's operations: double[2][kVec]).
+template <class Op, class = void>
+struct OpValues {
+  using type = double[kVec];
+};
+template <class Op>
+struct OpValues<Op, std::void_t<typename Op::Values>> {
+  using type = typename Op::Values;
+};
+template <class Term, class Partial>
+__device__ void accumulate_lane(const PairTerm<Term>& pair, PairPartial<Partial>& p,
+                                const double (&v)[2][kVec], Dim j0, int n, int row) {
+  accumulate_lane(pair.term, p.first, v[0], j0, n, row);
+  accumulate_lane(pair.term, p.second, v[1], j0, n, row);
 }
 
 template <class Partial>
@@ -226,14 +269,6 @@ struct GatheredItems {
   }
 };
 
-// Terms that may be laid out in slices say so (kSliceable): the built-in functions' and the
-// element-wise ones. The kernels of the others (CEC 2010 groups, users' objectives) are never
-// instantiated for slices.
-template <class Term, class = void>
-struct Sliceable : std::false_type {};
-template <class Term>
-struct Sliceable<Term, std::void_t<decltype(Term::kSliceable)>>
-    : std::bool_constant<Term::kSliceable> {};
 
 // What a launch's blocks hold, compiled into the kernel: the plain layout (one slice, the
 // least registers, so a run of one slice keeps its launch shapes and speed), one slice of
@@ -304,7 +339,7 @@ __global__ void __launch_bounds__(kThreads)
   for (Dim tile = first_tile; tile < end_tile; ++tile) {
     const Dim jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;  // in the rows
     const Dim j0 = jm + gene_base;  // the problem's gene index: the term's
-    double v[kVec];
+    typename OpValues<Op>::type v;
     const Dim left = mem_end - jm;
     const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
     if (n > 0) row_op.produce(row, jm, n, v, rng);

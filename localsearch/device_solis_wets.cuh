@@ -38,6 +38,11 @@ struct SwDeviceState {
   int failures;
   int phase;
   int rng_parity;  // how many forward moves ran, mod 2: which RNG buffer is current
+  // The stored bias times this is the chain's bias. A failure halves the bias: with both moves
+  // in one pass (SwBothMovesOp) that is this power of two, exact, instead of a pass over the
+  // vector; a success's apply writes the whole bias and resets it to 1, and an application
+  // that ends below 1 scales the vector once (SwScaleBiasOp).
+  double bias_scale;
 };
 
 // Whether the forward (backward) move of a step runs: read by every launch of that move.
@@ -120,6 +125,97 @@ struct SwDecideOp {
   }
 };
 
+// Both moves of a step in one pass: the forward candidate x' and the backward one x'' share the
+// loads of x and bias and the normals of dif, each reduced in the tree it would have alone. The
+// backward value counts as an evaluation only when the forward move fails and the application
+// has one left. A failure is settled here (bias_scale halves, rho and the counters adapt), so
+// SwApplyOp runs only after a success. Functions whose candidate is evaluated apart (stored)
+// keep the separate moves.
+struct SwBothMovesOp {
+  static constexpr bool kUsesRng = true;
+  using Values = double[2][kVec];
+  __device__ bool stores_rng() const { return true; }
+  SwDeviceState* state;
+  const real_t* x;
+  const real_t* bias;
+  double lower, upper;
+  Dim dim;
+  SolisWetsParams params;
+  unsigned long long* invalid = nullptr;  // the count of NaN and -inf values (MayBeInvalid terms)
+  __device__ bool active() const { return sw_move_active(true, state); }
+  __device__ void produce(int, Dim j0, int n, double (&v)[2][kVec], curandState& rng) const {
+    real_t xs[kVec], bs[kVec];
+    load_genes(x + j0, n, xs);
+    load_genes(bias + j0, n, bs);
+    const real_t rho = static_cast<real_t>(state->rho);
+    const double scale = state->bias_scale;
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) {
+      const real_t b = static_cast<real_t>(scale * bs[k]);
+      const real_t dif = rho * normal01(rng);
+      v[0][k] = sw_forward_gene(xs[k], b, dif, lower, upper);
+      v[1][k] = sw_backward_gene(xs[k], b, dif, lower, upper);
+    }
+  }
+  template <class Term>
+  __device__ void finish(int, const PairTerm<Term>& pair,
+                         const typename PairTerm<Term>::Partial& p) const {
+    SwDeviceState s = *state;
+    s.rng_parity ^= 1;
+    ++s.evaluations;
+    const double f_forward = ranked_value(pair.term, p.first, dim, invalid);
+    SwOutcome outcome = SwOutcome::kNoDecision;
+    if (f_forward < s.f_current) {
+      s.f_current = f_forward;
+      s.phase = kSwForwardSuccess;
+      *state = s;
+      return;  // SwApplyOp moves x and the bias, then adapts
+    }
+    if (s.evaluations < s.budget) {
+      ++s.evaluations;
+      const double f_backward = ranked_value(pair.term, p.second, dim, invalid);
+      if (f_backward < s.f_current) {
+        s.f_current = f_backward;
+        s.phase = kSwBackwardSuccess;
+        *state = s;
+        return;
+      }
+      outcome = SwOutcome::kFailure;
+      s.bias_scale *= 0.5;  // sw_bias_after_failure, exact for a power of two
+    }
+    SolisWetsState scalar{s.rho, s.successes, s.failures};
+    sw_adapt(scalar, outcome, params);
+    s.rho = scalar.rho;
+    s.successes = scalar.successes;
+    s.failures = scalar.failures;
+    s.phase = kSwIdle;
+    *state = s;
+  }
+};
+
+// Brings a bias left at bias_scale != 1 by SwBothMovesOp's failures back to scale 1.
+struct SwScaleBiasOp {
+  static constexpr bool kUsesRng = false;
+  __device__ bool stores_rng() const { return false; }
+  SwDeviceState* state;
+  real_t* bias;
+  __device__ bool active() const { return state->bias_scale != 1.0; }
+  __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState&) const {
+    real_t bs[kVec];
+    load_genes(bias + j0, n, bs);
+    const double scale = state->bias_scale;
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) bs[k] = static_cast<real_t>(scale * bs[k]);
+    store_genes(bias + j0, n, bs);
+  }
+  template <class Term>
+  __device__ void finish(int, const Term&, const SumPartial&) const {
+    state->bias_scale = 1.0;
+  }
+};
+
 struct SwApplyOp {
   static constexpr bool kUsesRng = true;
   __device__ bool stores_rng() const { return false; }
@@ -136,6 +232,12 @@ struct SwApplyOp {
     if (phase == kSwNoDecision) return;
     real_t xs[kVec], bs[kVec], dif[kVec];
     load_genes(bias + j0, n, bs);
+    const double scale = state->bias_scale;  // below 1 only after SwBothMovesOp's failures
+    if (scale != 1.0) {
+      #pragma unroll
+      for (int k = 0; k < kVec; ++k)
+        if (k < n) bs[k] = static_cast<real_t>(scale * bs[k]);
+    }
     if (phase == kSwFailure) {
       #pragma unroll
       for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
@@ -172,6 +274,7 @@ struct SwApplyOp {
     s.successes = scalar.successes;
     s.failures = scalar.failures;
     s.phase = kSwIdle;
+    s.bias_scale = 1.0;  // the whole bias was written at its scale
     *state = s;
     slot_fitness[slot] = s.f_current;
   }

@@ -59,9 +59,10 @@ struct LaunchPlan {
                        static_cast<long long>(p.rng_rows) * p.batched.blocks_x,
                        static_cast<long long>(p.single.blocks_x))) *
                    kThreads;
+    // A Solis-Wets step's one row holds two partials (SwBothMovesOp): twice a single row's.
     p.partial_slots = static_cast<std::size_t>(std::max(
         static_cast<long long>(p.max_rows) * p.batched.blocks_x,
-        static_cast<long long>(p.single.blocks_x)));
+        2 * static_cast<long long>(p.single.blocks_x)));
     return p;
   }
 };
@@ -855,19 +856,24 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   h = device::SwDeviceState{request.fitness,         request.state.rho,
                             0,                       request.evaluations,
                             request.state.successes, request.state.failures,
-                            device::kSwIdle,         0};
+                            device::kSwIdle,         0,
+                            1.0};
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.sw_state.data(), &h, sizeof(h), cudaMemcpyHostToDevice, s));
 
   m.last_ls_syncs = 0;
   ReduceShape sw_shape;
   const device::PassContext ctx = m.context();
   const bool stored = m.stored_evaluation;  // the candidate is stored and evaluated apart
+  const bool separate_moves = stored || !device::sw_both_moves_wanted();
   real_t* const candidate = stored ? m.candidate.data() : nullptr;
   const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
                                 m.problem.upper,   m.sw_params, m.fitness.data(), request.slot};
   curandState* buffers[2] = {m.rng.data(), m.rng_alt.data()};
-  const int blocks_cap = std::min(m.passes->solis_wets_move_blocks_per_sm(ctx),
-                                  device::blocks_per_sm<device::NoTerm, device::SwApplyOp>(ctx));
+  // The moves and the apply step map genes to threads alike (they draw the same dif): one shape.
+  const int apply_blocks = device::blocks_per_sm<device::NoTerm, device::SwApplyOp>(ctx);
+  const int blocks_cap =
+      separate_moves ? std::min(m.passes->solis_wets_move_blocks_per_sm(ctx), apply_blocks)
+             : std::min(m.passes->solis_wets_both_moves_blocks_per_sm(ctx), apply_blocks);
   std::int64_t left = request.evaluations;
   while (left > 0) {
     // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
@@ -877,6 +883,12 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
     for (std::int64_t k = 0; k < steps; ++k) {
       curandState* current = buffers[(h.rng_parity + k) & 1];
       curandState* next = buffers[(h.rng_parity + k + 1) & 1];
+      if (!separate_moves) {  // both moves in one pass; apply runs only after a success
+        sw_shape = m.passes->solis_wets_both_moves(ctx, x, bias, m.sw_params, current, next,
+                                                   blocks_cap);
+        m.launch_reduce(apply, device::NoTerm{}, Spread::kOneRow, 1, current, current, blocks_cap);
+        continue;
+      }
       sw_shape = m.passes->solis_wets_move(ctx, true, x, bias, candidate, current, next,
                                            blocks_cap);
       // CEC 2010 and batch callbacks: the candidate's evaluation is a launch of its own.
@@ -895,6 +907,12 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
     m.sync();
     ++m.last_ls_syncs;
     left = h.budget - h.evaluations;
+  }
+  if (h.bias_scale != 1.0) {  // failures since the last success halved the bias as a scale
+    m.timeline.mark(Bucket::kSwMoves);
+    m.launch_reduce(device::SwScaleBiasOp{m.sw_state.data(), bias}, device::NoTerm{},
+                    Spread::kOneRow, 1);
+    h.bias_scale = 1.0;
   }
 
   if (h.rng_parity == 1) {  // the current states ended in the spare buffer: bring them home

@@ -99,6 +99,17 @@ inline bool programmatic_launch_wanted() {
   return wanted;
 }
 
+// A Solis-Wets step evaluates both moves in one pass (SwBothMovesOp) unless CHAINSAW_SW_MOVES=
+// separate in the environment asks for a launch per move and a bias pass per failure, the form
+// that functions evaluated apart keep: to measure what the one pass saves.
+inline bool sw_both_moves_wanted() {
+  static const bool wanted = [] {
+    const char* env = std::getenv("CHAINSAW_SW_MOVES");
+    return env == nullptr || std::string(env) != "separate";
+  }();
+  return wanted;
+}
+
 template <class Term, class Op>
 struct ReduceKernel {
   void (*function)(Op, Term, ReduceShape, const curandState*, curandState*,
@@ -205,6 +216,12 @@ class FusedPasses {
   // Blocks per SM of the move kernel (of context c's layout): the engine caps the step's
   // launches at the lowest.
   virtual int solis_wets_move_blocks_per_sm(const PassContext& c) const = 0;
+  // Both moves of a step in one pass (SwBothMovesOp), for functions evaluated as they are made.
+  virtual ReduceShape solis_wets_both_moves(const PassContext& c, const real_t* x,
+                                            const real_t* bias, const SolisWetsParams& params,
+                                            curandState* rng_in, curandState* rng_out,
+                                            int blocks_cap) const = 0;
+  virtual int solis_wets_both_moves_blocks_per_sm(const PassContext& c) const = 0;
 };
 
 // The passes of the function whose fitness term is Term (FitnessTerm<Fn> for a built-in
@@ -255,6 +272,16 @@ class FusedPassesFor final : public FusedPasses {
   }
   int solis_wets_move_blocks_per_sm(const PassContext& c) const override {
     return blocks_per_sm<Term, SwMoveOp>(c);
+  }
+  ReduceShape solis_wets_both_moves(const PassContext& c, const real_t* x, const real_t* bias,
+                                    const SolisWetsParams& params, curandState* rng_in,
+                                    curandState* rng_out, int blocks_cap) const override {
+    const SwBothMovesOp op{c.sw_state, x, bias, c.lower, c.upper, c.dim, params, c.invalid};
+    return launch_reduce(c, op, PairTerm<Term>{term_}, Spread::kOneRow, 1, rng_in, rng_out,
+                         blocks_cap);
+  }
+  int solis_wets_both_moves_blocks_per_sm(const PassContext& c) const override {
+    return blocks_per_sm<PairTerm<Term>, SwBothMovesOp>(c);
   }
 
  private:
