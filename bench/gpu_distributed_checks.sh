@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Distributed GPU runs at scale on a 2-GPU machine: a sharded 1e7-D checkpoint (its write time
 # and size), resumed on one GPU and compared with the uninterrupted 2-GPU run; islands on 2 GPUs
-# run twice (deterministic per seed). Results in $OUT/w (default bench/results/new).
+# run twice (deterministic per seed). Results in $OUT/w (default ./distributed-checks-out/w); the
+# campaign of 2026-11-23 is bench/results/2026-11-23-h200x2/.
 # Usage: COMMIT=<sha> bash bench/gpu_distributed_checks.sh
 set -u
 cd "$(dirname "$0")/.."
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-W=${OUT:-bench/results/new}/w; mkdir -p "$W"
+W=${OUT:-distributed-checks-out}/w; mkdir -p "$W"
 { date -u; echo "commit ${COMMIT:-?}"; nvidia-smi -L; } > $W/machine_checks.txt 2>&1
 cmake -S . -B build -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
   -DCHAINSAW_BUILD_BENCH=OFF -DCHAINSAW_BUILD_TESTS=OFF > $W/cmake_checks.log 2>&1

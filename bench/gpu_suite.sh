@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Everything the GPU claims of this repository rest on, in one command for the lent GPU machine:
+# Everything the GPU claims of this repository rest on, in one command for the GPU machine:
 # build (sm_90), the GPU tests, the fitness-kernel benchmark, and the paper's end-to-end
 # experiment (Rastrigin, 500,000 evaluations) at the given dimensions, and the checkpoint
 # benchmark and resume check. Logs go to $OUT (or ./gpu-suite-out); bench/results/ keeps the
-# copies that were committed.
+# copies that were committed, one folder per campaign (see bench/results/README.md).
 #   usage: bench/gpu_suite.sh [dims...]      default dims: 100000 1000000 3000000
 #   env: SKIP_BENCH=1 (no fitness-kernel benchmark), E2E=0 (no end-to-end runs),
 #        CHECKPOINT=0 (no checkpoint benchmark and resume check), EVALS (500000),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The profiling issue's GPU measurements, for the lent GPU machine, in two parts that each fit
+# The profiler's GPU measurements, for a GPU machine, in two parts that each fit
 # one 10-minute command (outputs under $OUT, or ./profile-suite-out):
 #   bench/profile_suite.sh kernels   build (sm_90), the GPU tests, the engine-operation and
 #                                    fitness benchmarks, the --profile overhead and profiled
@@ -43,7 +43,7 @@ kernels)
   done
   ;;
 grid)
-  # EXPERIMENT_DIR: a folder of runs to continue (e.g. one committed under bench/results/);
+  # EXPERIMENT_DIR: a folder of runs to continue (e.g. the runs/ of an earlier partial grid);
   # the finished runs are copied to $OUT/experiment either way.
   dir=${EXPERIMENT_DIR:-$out/experiment}
   python3 bench/experiment.py run --preset reduced --chainsaw build/chainsaw \

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Sharded runs on 1 and 2 GPUs (README "Sharded runs", "On GPUs"): builds chainsaw, runs the GPU
+# Sharded runs on 1 and 2 GPUs (the scale-out table of docs/performance.md): builds chainsaw, runs the GPU
 # tests, the plain one-slice 3e6-D run (its best fitness must not change), Rastrigin at 1e7-D
 # (50,000 evaluations) and 1e8-D (20,000) on 1 GPU, on 2 GPUs (mpirun, NCCL) and on 1 GPU with
 # the 2-GPU layout (--gpu-slices 2: the same result as 2 GPUs, bit for bit), compute-sanitizer
 # on a sliced run, the 4-rank plan of the 10^9-variable headline and a 10^9-variable run on 2
-# GPUs with population 10. Logs and result files go to $OUT/w (default: bench/results/new).
+# GPUs with population 10. Logs and result files go to $OUT/w (default: ./shard-scaling-out/w);
+# the campaign of 2026-11-23 is bench/results/2026-11-23-h200x2/.
 # Usage, on a machine with 2 GPUs and Open MPI: COMMIT=<sha> bash bench/shard_scaling.sh
 set -u
 cd "$(dirname "$0")/.."
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-W=${OUT:-bench/results/new}/w; mkdir -p "$W"
+W=${OUT:-shard-scaling-out}/w; mkdir -p "$W"
 { date -u; echo "commit ${COMMIT:-?}"; nvidia-smi; nvidia-smi topo -m; mpirun --version | head -2; } > $W/machine.txt 2>&1
 cmake -S . -B build -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
   -DCHAINSAW_BUILD_BENCH=OFF > $W/cmake.log 2>&1

@@ -167,7 +167,7 @@ bool gpu_evaluates_stored_vectors(const Problem& problem) {
 
 // The evaluation pass of a built-in function reads o from a device copy (StoredShiftTerm), kept
 // in L2 by a persisting window; the passes that make genes (initialisation, crossover,
-// Solis-Wets) hash it. Measured on the H100 (bench/results/2026-11-23-h100/session9): the copy
+// Solis-Wets) hash it. Measured on the H100 (docs/performance.md, What we tried): the copy
 // speeds a batch's evaluation at 1e6-D by 3-24% (Salomon 69 -> 74% of copy bandwidth, Schwefel
 // 1.2 48 -> 60%), its rows sharing o in L2, but read in every pass it slowed the 3e6-D run
 // (19.2 -> 20.5 s): the making passes' own streams evict it, and their random numbers keep the
@@ -179,8 +179,8 @@ bool reads_stored_shift(const Problem& problem, int slices, bool sharded) {
 
 // A persisting L2 window over a device range: launches given window() keep the range's lines in
 // L2 against the other accesses' (CUDA's access policy window). The evaluation pass reads o in
-// one, for the genes it streams would evict o between launches (bench/results/2026-11-23-h100/
-// session10: 4 of 84 MB read from DRAM per 1e6-D batch). The device's set-aside for persisting
+// one, for the genes it streams would evict o between launches (measured on the H100: 4 of
+// 84 MB read from DRAM per 1e6-D batch). The device's set-aside for persisting
 // lines is raised to the range, up to its maximum (the window then persists that share of it),
 // and given back, with the lines, when the window goes. Devices without one get no window.
 class PersistingL2Window {

@@ -249,7 +249,7 @@ class FusedPassesFor final : public FusedPasses {
     if constexpr (!std::is_same_v<EvaluationTerm, Term>) {
       // In its own launch shape, o persisting in L2, the slot read before the previous grid is
       // awaited except for ordered partials, which that made slower: measured on the H100
-      // (bench/results/2026-11-23-h100/session10). Its rows reduce in its own tree, which is
+      // (bench/results/2026-11-23-h100-fitness-kernels). Its rows reduce in its own tree, which is
       // term_'s where both kernels have the same occupancy (Rastrigin, Griewank, Schwefel 1.2).
       if (evaluation_term_ && !c.sliced()) {
         if constexpr (EvaluationTerm::Partial::kOrdered)
