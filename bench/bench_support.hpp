@@ -14,51 +14,24 @@
 #if defined(CHAINSAW_CUDA)
 #include <cuda_runtime.h>
 
+#include "core/engines/cuda/copy_bandwidth.hpp"
 #include "core/engines/cuda/cuda_check.hpp"
 #include "core/engines/cuda/device_buffer.hpp"
 #endif
+#include "core/engines/host/copy_bandwidth.hpp"
 
 namespace chainsaw::bench {
 
 #if defined(CHAINSAW_CUDA)
 inline double device_copy_bandwidth() {
-  static const double bandwidth = [] {
-    const std::size_t bytes = std::size_t{1} << 30;
-    DeviceBuffer<unsigned char> a(bytes), b(bytes);
-    CHAINSAW_CUDA_TRY(cudaMemset(a.data(), 1, bytes));
-    CHAINSAW_CUDA_TRY(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
-    const int reps = 20;
-    const double seconds = stream_seconds(nullptr, [&] {  // the default stream, as cudaMemcpy
-      for (int r = 0; r < reps; ++r)
-        CHAINSAW_CUDA_TRY(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
-    });
-    return 2.0 * bytes * reps / seconds;
-  }();
+  static const double bandwidth = measure_device_copy_bandwidth(std::size_t{1} << 30, 20);
   return bandwidth;
 }
 #endif
 
-// All threads copy their share of 256 MiB, best of five (the first touches the pages).
+// All threads copy their share of 256 MiB, best of five.
 inline double host_copy_bandwidth() {
-  static const double bandwidth = [] {
-    const std::size_t bytes = std::size_t{1} << 28;
-    std::vector<unsigned char> a(bytes, 1), b(bytes, 0);
-    double best = 0.0;
-    for (int rep = 0; rep < 5; ++rep) {
-      const auto start = std::chrono::steady_clock::now();
-#pragma omp parallel
-      {
-        const std::size_t n = static_cast<std::size_t>(omp_get_num_threads());
-        const std::size_t t = static_cast<std::size_t>(omp_get_thread_num());
-        const std::size_t first = bytes / n * t, last = t + 1 == n ? bytes : bytes / n * (t + 1);
-        std::memcpy(b.data() + first, a.data() + first, last - first);
-      }
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      best = std::max(best, 2.0 * static_cast<double>(bytes) / s);
-    }
-    benchmark::DoNotOptimize(b.data());
-    return best;
-  }();
+  static const double bandwidth = measure_host_copy_bandwidth(std::size_t{1} << 28, 5);
   return bandwidth;
 }
 

@@ -15,6 +15,9 @@
 #include <array>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+
+#include "core/types.hpp"
 
 #if defined(CHAINSAW_CUDA)
 #include <nvtx3/nvToolsExt.h>
@@ -138,6 +141,12 @@ class KernelProfile {
   static constexpr std::size_t kBuckets = static_cast<std::size_t>(Bucket::kCount);
   void add(Bucket b, double seconds) { seconds_[static_cast<std::size_t>(b)] += seconds; }
   double seconds(Bucket b) const { return seconds_[static_cast<std::size_t>(b)]; }
+  // The roofline column: each bucket's essential bytes (count_vectors) over its seconds, against
+  // the engine's memory copy bandwidth (bytes read + written per second; 0: not measured).
+  void add_bytes(Bucket b, double bytes) { bytes_[static_cast<std::size_t>(b)] += bytes; }
+  double bytes(Bucket b) const { return bytes_[static_cast<std::size_t>(b)]; }
+  void set_copy_bandwidth(double bytes_per_second) { copy_bandwidth_ = bytes_per_second; }
+  double copy_bandwidth() const { return copy_bandwidth_; }
   double total() const {
     double t = 0.0;
     for (double s : seconds_) t += s;
@@ -153,8 +162,20 @@ class KernelProfile {
 
  private:
   std::array<double, kBuckets> seconds_{};
+  std::array<double, kBuckets> bytes_{};
+  double copy_bandwidth_ = 0.0;
   double scoped_ = 0.0;
 };
+
+// A pass's essential traffic: `vectors` rows of `genes` genes (individuals or bias vectors) that
+// the algorithm must read or write once, whatever the backend does beyond them. A child is 3
+// (two parents read, the child written), a distance 2, an evaluation 1, a Solis-Wets evaluation
+// 2 (x and the bias read; the writes of a success are not counted). Nothing when not profiling.
+inline void count_vectors(KernelProfile* profile, Bucket bucket, double vectors,
+                          std::int64_t genes) {
+  if (profile)
+    profile->add_bytes(bucket, vectors * static_cast<double>(genes) * sizeof(real_t));
+}
 
 // Steady-clock time of a host pass into a bucket, and its NVTX range; nothing at all when the
 // profile is null (profiling off). Scopes nest: an inner scope's time (a sharded pass's

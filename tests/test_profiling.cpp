@@ -3,9 +3,11 @@
 // bounded, faithful curve of the run.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -193,6 +195,50 @@ TEST(ProfileReport, BucketsAndOtherAddUpToTheTotalInJsonAndTable) {
   EXPECT_NE(table.find("2000.0 ms   20.0 %"), std::string::npos) << table;
   EXPECT_NE(table.find("4000.0 ms   40.0 %"), std::string::npos) << table;
   EXPECT_NE(table.find("10000.0 ms  100.0 %"), std::string::npos) << table;
+}
+
+TEST(ProfileReport, RooflineColumnIsTheEssentialBytesPerSecondAgainstTheCopyBandwidth) {
+  ProfileReport r;
+  r.run_seconds = 10.0;
+  r.buckets.add(Bucket::kSwMoves, 2.0);
+  r.buckets.add(Bucket::kSort, 1.0);
+  count_vectors(&r.buckets, Bucket::kSwMoves, 2.0 * 500, 1000000);  // 500 evaluations, 1e6 genes
+  r.buckets.set_copy_bandwidth(4e9);
+  const double bytes = 2.0 * 500 * 1e6 * sizeof(real_t);
+  const auto j = profile_to_json(r);
+  EXPECT_DOUBLE_EQ(j["copy_bandwidth_bytes_per_second"].get<double>(), 4e9);
+  EXPECT_DOUBLE_EQ(j["buckets"]["solis_wets_moves"]["bytes"].get<double>(), bytes);
+  EXPECT_DOUBLE_EQ(j["buckets"]["solis_wets_moves"]["bytes_per_second"].get<double>(), bytes / 2.0);
+  EXPECT_DOUBLE_EQ(j["buckets"]["solis_wets_moves"]["share_of_copy_bandwidth"].get<double>(),
+                   bytes / 2.0 / 4e9);
+  EXPECT_FALSE(j["buckets"]["sort"].contains("bytes"));  // no essential bytes counted
+  const std::string table = profile_table(r);
+  const std::string gbps = fmt::format("{:.1f}", 1e-9 * bytes / 2.0);
+  EXPECT_NE(table.find(gbps), std::string::npos) << table;
+  EXPECT_NE(table.find(fmt::format("{:.1f} %", 100.0 * bytes / 2.0 / 4e9)), std::string::npos)
+      << table;
+}
+
+// An engine under --profile counts what its passes must move and measures its copy bandwidth.
+TEST(ProfileReport, HostEngineCountsEssentialBytesPerBucket) {
+  const Dim dim = 4096;
+  Config config = test::small_config("sumsquares", dim, 3, 8, 4);
+  config.max_evaluations = 400;
+  config.ls_intensity = 50;
+  config.validate();
+  const Problem problem = test::problem_of(config);
+  HostEngine engine(config, problem);
+  KernelProfile profile;
+  engine.set_profile(&profile);
+  EXPECT_GT(profile.copy_bandwidth(), 0.0);
+  MaSwChains algorithm(config, problem, engine);
+  const RunResult result = algorithm.run();
+  const double vector = static_cast<double>(dim) * sizeof(real_t);
+  EXPECT_DOUBLE_EQ(profile.bytes(Bucket::kSwMoves),
+                   2.0 * vector * static_cast<double>(result.counters.ls_evaluations));
+  EXPECT_GT(profile.bytes(Bucket::kCrossover), 0.0);
+  EXPECT_EQ(std::fmod(profile.bytes(Bucket::kCrossover), 3.0 * vector), 0.0);
+  EXPECT_GT(profile.bytes(Bucket::kFitness), 0.0);
 }
 
 Progress report_at(std::int64_t evaluations, double best) {

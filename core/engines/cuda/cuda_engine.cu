@@ -18,6 +18,7 @@
 #include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/cec2010/device_cec2010.cuh"
 #include "fitness/device_reduce.cuh"
+#include "core/engines/cuda/copy_bandwidth.hpp"
 #include "localsearch/device_solis_wets.cuh"
 #include "ssga/device_ops.cuh"
 
@@ -469,6 +470,7 @@ struct CudaEngine::Impl {
   int last_ls_syncs = 0;
   double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
   PhaseTimeline timeline;         // --profile
+  KernelProfile* profile = nullptr;  // --profile: the essential bytes of the passes too
   // The passes that make and evaluate individuals of this function in one sweep. CEC 2010 and
   // user batch callbacks only make genes there (GenesOnly), and their evaluation of the stored
   // vectors is a launch of its own (stored_evaluation); a per-gene user objective compiled by
@@ -801,6 +803,7 @@ void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
     const int rows = std::min(m.launch.rng_rows, total - first);
     m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
     m.timeline.mark(Bucket::kFitness);  // random genes and their f in one pass
+    count_vectors(m.profile, Bucket::kFitness, rows, m.own.count);
     m.passes->initialize(m.context(), m.rows_a.data(), rows);
     if (m.stored_evaluation)  // the genes were only made
       m.launch_evaluation(slots.data() + first, rows);
@@ -817,6 +820,7 @@ void CudaEngine::distances(const int* from, const int* to, int count, double* ou
     device::DistanceOp op{m.genes.data(), m.pitch, m.rows_a.data(), m.rows_b.data(),
                           m.row_out.data()};
     m.timeline.mark(Bucket::kDistances);
+    count_vectors(m.profile, Bucket::kDistances, 2.0 * rows, m.own.count);
     m.launch_reduce(op, device::SquareTerm{}, Spread::kBatch, rows);
     m.rows_to_host(out + first, rows);
   }
@@ -834,6 +838,7 @@ void CudaEngine::make_children(const ChildSpec* children, int count, double* fit
   }
   m.to_device(m.specs.data(), m.host_specs, children, count);
   m.timeline.mark(Bucket::kCrossover);  // BLX-alpha, BGA, their XORWOW draws and f, fused
+  count_vectors(m.profile, Bucket::kCrossover, 3.0 * count, m.own.count);
   m.passes->make_children(m.context(), m.specs.data(), count);
   if (m.stored_evaluation) {  // the children were only made: evaluate them
     std::vector<int> slots(static_cast<std::size_t>(count));
@@ -850,6 +855,8 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   real_t* x = m.slot_genes(request.slot);
   real_t* bias = m.slot_bias(request.slot);
   m.timeline.mark(Bucket::kSwMoves);
+  count_vectors(m.profile, Bucket::kSwMoves, 2.0 * static_cast<double>(request.evaluations),
+                m.own.count);
   if (!request.continue_chain)
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias, 0, sizeof(real_t) * m.own.count, s));
   device::SwDeviceState& h = m.host_sw[0];
@@ -986,6 +993,7 @@ void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
   for (int first = 0; first < total; first += m.launch.max_rows) {
     const int rows = std::min(m.launch.max_rows, total - first);
     m.to_device(m.rows_a.data(), m.host_a, slots.data() + first, rows);
+    count_vectors(m.profile, Bucket::kFitness, rows, m.own.count);
     m.launch_evaluation(slots.data() + first, rows);
     m.rows_to_host(fitness + first, rows);
   }
@@ -1006,6 +1014,7 @@ double CudaEngine::distance_to_optimum(int slot) {
   device::OptimumDistanceOp op{m.genes.data(), m.pitch,          slot, m.problem.shift,
                                m.row_out.data(), m.own.first};
   m.timeline.mark(Bucket::kDistances);
+  count_vectors(m.profile, Bucket::kDistances, 1.0, m.own.count);
   m.launch_reduce(op, device::SquareTerm{}, Spread::kOneRow, 1);
   double d;
   m.rows_to_host(&d, 1);
@@ -1094,7 +1103,15 @@ void CudaEngine::set_profile(KernelProfile* profile) {
   Impl& m = *impl_;
   m.sync();  // nothing of before is timed into the new profile
   m.timeline.enable(m.stream.get(), profile);
-  if (profile) profile->add(Bucket::kRngInit, m.rng_init_seconds);
+  m.profile = profile;
+  if (!profile) return;
+  profile->add(Bucket::kRngInit, m.rng_init_seconds);
+  // 256 MiB a buffer (a few ms); a device too full for them leaves the column out (0).
+  try {
+    profile->set_copy_bandwidth(measure_device_copy_bandwidth(std::size_t{1} << 28, 10));
+  } catch (const std::exception&) {
+    cudaGetLastError();  // the failed allocation's error is not the run's
+  }
 }
 
 void CudaEngine::flush_profile() { impl_->sync(); }

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "fitness/host_fitness.hpp"
+#include "core/engines/host/copy_bandwidth.hpp"
 #include "localsearch/solis_wets.hpp"
 #include "ssga/blx_alpha.hpp"
 
@@ -115,6 +116,7 @@ std::uint64_t HostEngine::chunk_key(RngPurpose purpose, std::uint64_t operation,
 
 void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
   const auto count = static_cast<Dim>(slots.size());
+  count_vectors(profile_, Bucket::kFitness, static_cast<double>(count), slice_.count);
   const Dim own = own_chunks_;
   const std::uint64_t first_op = operation_;
   operation_ += static_cast<std::uint64_t>(count);
@@ -152,6 +154,7 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
 
 void HostEngine::distances(const int* from, const int* to, int count, double* out) {
   ScopedBucket timer(profile_, Bucket::kDistances);
+  count_vectors(profile_, Bucket::kDistances, 2.0 * count, slice_.count);
   const Dim own = own_chunks_;
   std::vector<double> partials(static_cast<size_t>(count * own));
 #pragma omp parallel for collapse(2) schedule(static) if (count * own > 1)
@@ -177,6 +180,7 @@ void HostEngine::distances(const int* from, const int* to, int count, double* ou
 }
 
 void HostEngine::make_children(const ChildSpec* children, int count, double* fitness) {
+  count_vectors(profile_, Bucket::kCrossover, 3.0 * count, slice_.count);
   const Dim own = own_chunks_;
   const std::uint64_t first_op = operation_;
   operation_ += static_cast<std::uint64_t>(count);
@@ -223,6 +227,7 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
 
 LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
   const Dim own = own_chunks_, genes = slice_.count;
+  count_vectors(profile_, Bucket::kSwMoves, 2.0 * static_cast<double>(request.evaluations), genes);
   const double lower = problem_.lower, upper = problem_.upper;
   real_t* x = genes_of(request.slot);
   real_t* bias = bias_of(request.slot);
@@ -319,6 +324,12 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
   return result;
 }
 
+void HostEngine::set_profile(KernelProfile* profile) {
+  profile_ = profile;
+  // 128 MiB a buffer: beyond the caches of the machines this runs on, a tenth of a second.
+  if (profile_) profile_->set_copy_bandwidth(measure_host_copy_bandwidth(std::size_t{1} << 27, 3));
+}
+
 void HostEngine::sort_slots(int* order) {
   ScopedBucket timer(profile_, Bucket::kSort);
   std::iota(order, order + capacity_, 0);
@@ -350,6 +361,7 @@ void HostEngine::write_genes(int slot, const real_t* genes) {
 
 double HostEngine::distance_to_optimum(int slot) {
   ScopedBucket timer(profile_, Bucket::kDistances);
+  count_vectors(profile_, Bucket::kDistances, 1.0, slice_.count);
   if (problem_.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
   const real_t* x = genes_of(slot);
   const Dim own = own_chunks_;

@@ -55,7 +55,7 @@ class HostEngine final : public Engine {
   RngSnapshot save_rng() override;
   void restore_rng(const RngSnapshot& snapshot) override;
   std::int64_t invalid_evaluations() override { return invalid_; }
-  void set_profile(KernelProfile* profile) override { profile_ = profile; }
+  void set_profile(KernelProfile* profile) override;  // and measures the copy bandwidth
   EngineShard shard() const override { return {comm_, slice_}; }
 
   // The slot's Solis-Wets bias vector over this rank's slice (tests inspect chain state
