@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """chainsaw against the reference implementation: Rmalschains 0.2-10, the R package of the
 LS-chains authors (its C++ core is librealea), on the same problems with the same parameters.
 
@@ -14,7 +14,8 @@ f - f(o) (mean, sd, two-sided Mann-Whitney p) and the time of a run on one core.
 --runs DIR keeps every run's JSON and skips runs already there (resumable; the reference side
 is the slow one). --rows picks rows (e.g. 1000:50000), --functions some functions,
 --chainsaw-args extra flags for chainsaw (an ablation: give it its own --label).
-Needs: R (Debian: apt-get install r-base-core r-base-dev r-cran-rcpp), python3-scipy.
+Needs: R (Debian: apt-get install r-base-core r-base-dev r-cran-rcpp) and python3-scipy (hence
+Debian's /usr/bin/python3, not a virtual environment without scipy).
 """
 import argparse
 import json
@@ -135,6 +136,8 @@ def main():
     ap.add_argument("--rows", default=",".join(f"{d}:{e}" for d, e in ROWS))
     ap.add_argument("--sides", default="chainsaw,reference")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--partial", action="store_true",
+                    help="no runs: tabulate the seeds that both sides have in --runs (column n)")
     ap.add_argument("--out", help="also write the table here (Markdown) and the values as JSON")
     args = ap.parse_args()
     if args.install:
@@ -157,19 +160,29 @@ def main():
     # The slow reference runs first, so that parallel jobs finish together.
     tasks.sort(key=lambda t: (t[0][0] != "reference", -t[0][2]))
     results = {}
+    if args.partial:
+        for key, path, _ in tasks:
+            if os.path.exists(path):
+                with open(path) as f:
+                    results[key] = json.load(f)
+        tasks = []
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = {key: pool.submit(cached, path, fn) for key, path, fn in tasks}
         for key, fut in futures.items():
             results[key] = fut.result()
     if set(sides) != {"chainsaw", "reference"}:
         return
-    lines = [f"| function | D | evals | reference mean (sd) | chainsaw mean (sd) | chainsaw / reference "
+    lines = [f"| function | D | evals | n | reference mean (sd) | chainsaw mean (sd) | chainsaw / reference "
              f"| p | reference CPU s/run | chainsaw CPU s/run (1 thread) | speed-up |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     values = []
     for dim, evals in rows:
         for function in functions:
-            seeds = range(1, args.seeds + 1)
+            seeds = [s for s in range(1, args.seeds + 1)
+                     if ("reference", function, dim, evals, s) in results
+                     and ("chainsaw", function, dim, evals, s) in results]
+            if len(seeds) < 2:
+                continue
             ref = [results[("reference", function, dim, evals, s)] for s in seeds]
             cs = [results[("chainsaw", function, dim, evals, s)] for s in seeds]
             e_ref = [r["best_fitness"] - OPTIMUM for r in ref]
@@ -181,10 +194,10 @@ def main():
             p = p_value(e_cs, e_ref)
             worse = "" if m_cs <= m_ref or p >= 0.05 else " (worse)"
             lines.append(
-                f"| {function} | {dim} | {evals} | {fmt(m_ref)} ({fmt(statistics.stdev(e_ref))}) | "
+                f"| {function} | {dim} | {evals} | {len(seeds)} | {fmt(m_ref)} ({fmt(statistics.stdev(e_ref))}) | "
                 f"{fmt(m_cs)} ({fmt(statistics.stdev(e_cs))}) | {m_cs / m_ref:.3f} | {p:.3g}{worse} | "
-                f"{t_ref:.2f} (objective {t_obj:.2f}) | {t_cs:.3f} | {t_ref / t_cs:.1f}x |")
-            values.append({"function": function, "dim": dim, "evals": evals,
+                f"{t_ref:.2f} (objective, wall: {t_obj:.2f}) | {t_cs:.3f} | {t_ref / t_cs:.1f}x |")
+            values.append({"function": function, "dim": dim, "evals": evals, "seeds": seeds,
                            "reference_errors": e_ref, "chainsaw_errors": e_cs, "p": p,
                            "reference_cpu_seconds": [r["cpu_seconds"] for r in ref],
                            "reference_objective_seconds": [r["objective_seconds"] for r in ref],
