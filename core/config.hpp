@@ -20,10 +20,12 @@ enum class Distribute {
 };
 const char* distribute_name(Distribute d);
 
-// How a fresh Solis-Wets chain picks its first rho.
+// How a fresh Solis-Wets chain picks its first rho; d = the Euclidean distance from the
+// individual to its nearest other member (a distinct point), D the dimension.
 enum class RhoInit {
-  kFixed,      // rho0 (seed 003 §4.2: 0.2)
-  kNeighbour,  // per gene: half the nearest-member distance / sqrt(D), capped at 0.1 x width
+  kFixed,       // rho0 (seed 003 §4.2: 0.2)
+  kNearestRms,  // d / (2 sqrt(D)): half the per-gene RMS distance, capped at 0.1 x width
+  kReference,   // min(d / (2 D), rho0): the reference code's rule (Rmalschains, getInitOptions)
 };
 
 struct Config {

@@ -96,13 +96,20 @@ Backend parse_backend(const std::string& flag, const std::string& text) {
 }
 
 const char* rho_init_name(RhoInit r) {
-  return r == RhoInit::kNeighbour ? "neighbour" : "fixed";
+  switch (r) {
+    case RhoInit::kNearestRms: return "nearest-rms";
+    case RhoInit::kReference: return "reference";
+    default: return "fixed";
+  }
 }
 
 RhoInit parse_rho_init(const std::string& flag, const std::string& text) {
-  for (RhoInit r : {RhoInit::kFixed, RhoInit::kNeighbour})
+  for (RhoInit r : {RhoInit::kFixed, RhoInit::kNearestRms, RhoInit::kReference})
     if (text == rho_init_name(r)) return r;
-  reject(flag, text, "must be one of fixed, neighbour");
+  // The former name of nearest-rms, which was described as the reference's rule and is not
+  // (README "Our choices"); still read from command lines, config files and checkpoints.
+  if (text == kRhoInitDeprecatedNeighbour) return RhoInit::kNearestRms;
+  reject(flag, text, "must be one of fixed, nearest-rms, reference");
 }
 
 Distribute parse_distribute(const std::string& flag, const std::string& text) {

@@ -26,6 +26,8 @@ struct CheckpointInterval {
 CheckpointInterval parse_checkpoint_interval(const std::string& flag, const std::string& text);
 
 Backend parse_backend(const std::string& flag, const std::string& text);
+// "neighbour" is accepted as the deprecated name of nearest-rms.
+inline constexpr const char* kRhoInitDeprecatedNeighbour = "neighbour";
 RhoInit parse_rho_init(const std::string& flag, const std::string& text);
 const char* rho_init_name(RhoInit r);
 Distribute parse_distribute(const std::string& flag, const std::string& text);

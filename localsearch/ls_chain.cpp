@@ -22,10 +22,14 @@ bool improved_by_threshold(double before, double after, double delta) {
 
 namespace {
 
-// The reference code's alternative start: the per-gene step whose expected norm is half the
-// distance to the nearest other member (a step of rho per gene has norm ~ rho sqrt(D)), capped
-// at a tenth of the domain width.
-double neighbour_rho(LsContext& ctx, int slot) {
+// The first rho of a new chain from d, the Euclidean distance to the nearest other member
+// (a distinct point; none: rho0). Both rules take half of d, spread over the genes:
+//  - reference: d / D, as the reference code's distance is the norm divided by D
+//    (Rmalschains' distreal), and at most rho0 (its setDelta(0.2)). The step of a chain then
+//    shrinks with the dimension and with the population's convergence.
+//  - nearest-rms: d / sqrt(D), the per-gene root mean square, so that a step of rho per gene has
+//    about half the length of d; at most a tenth of the domain width.
+double nearest_member_rho(LsContext& ctx, int slot) {
   const int n = ctx.population.size();
   std::vector<int> from, to;
   for (int rank = 0; rank < n; ++rank) {
@@ -42,9 +46,11 @@ double neighbour_rho(LsContext& ctx, int slot) {
   double nearest = std::numeric_limits<double>::infinity();
   for (double v : d)
     if (v > 0.0) nearest = std::min(nearest, v);
-  if (!std::isfinite(nearest)) return ctx.config.solis_wets.rho0;
-  const double rho = 0.5 * nearest / std::sqrt(static_cast<double>(ctx.problem.dim));
-  return std::min(rho, 0.1 * ctx.problem.width());
+  const double rho0 = ctx.config.solis_wets.rho0;
+  if (!std::isfinite(nearest)) return rho0;
+  const auto dim = static_cast<double>(ctx.problem.dim);
+  if (ctx.config.rho_init == RhoInit::kReference) return std::min(0.5 * nearest / dim, rho0);
+  return std::min(0.5 * nearest / std::sqrt(dim), 0.1 * ctx.problem.width());
 }
 
 }  // namespace
@@ -60,9 +66,8 @@ LsApplication apply_local_search(LsContext& ctx, int slot, std::int64_t evaluati
     request.state = record.state;
   } else {
     request.state = SolisWetsState{};
-    request.state.rho = ctx.config.rho_init == RhoInit::kNeighbour
-                            ? neighbour_rho(ctx, slot)
-                            : ctx.config.solis_wets.rho0;
+    request.state.rho = ctx.config.rho_init == RhoInit::kFixed ? ctx.config.solis_wets.rho0
+                                                               : nearest_member_rho(ctx, slot);
   }
 
   LocalSearchResult result;

@@ -134,7 +134,7 @@ TEST_F(CheckpointTest, ResumeWithRestartsAndNeighbourRhoIsBitExact) {
   const test::OneThread one_thread;
   Config c = small_config("rastrigin", 6000, 13);
   c.restart = true;
-  c.rho_init = RhoInit::kNeighbour;
+  c.rho_init = RhoInit::kNearestRms;
   c.ls_improvement_threshold = 0.5;  // chains fail often: S_LS empties, restarts happen
   c.ls_intensity = 2;
   const test::FinalState whole = test::run_uninterrupted(c, make_host);

@@ -419,7 +419,7 @@ TEST_F(CliTest, EveryConfigFlagReachesTheResult) {
       "run --function griewank --dim 40 --evals 1e3 --seed 3 --problem-seed 11 --backend cpu "
       "--threads 1 --population 30 --batch 10 --blx-alpha 0.25 --nam-candidates 5 "
       "--mutation-probability 0.5 --ls-intensity 100 --ls-ratio 0.25 --ls-threshold 1e-6 "
-      "--rho0 0.5 --sw-successes 4 --sw-failures 2 --rho-init neighbour --restart --quiet "
+      "--rho0 0.5 --sw-successes 4 --sw-failures 2 --rho-init reference --restart --quiet "
       "--output '" + out_path() + "'");
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const auto j = nlohmann::json::parse(read_file(out_path()));
@@ -429,12 +429,30 @@ TEST_F(CliTest, EveryConfigFlagReachesTheResult) {
       {"batch", 10},            {"blx_alpha", 0.25},  {"nam_candidates", 5},
       {"mutation_probability", 0.5}, {"ls_intensity", 100}, {"ls_ratio", 0.25},
       {"ls_threshold", 1e-6},   {"rho0", 0.5},        {"sw_successes", 4},
-      {"sw_failures", 2},       {"rho_init", "neighbour"}, {"restart", true},
+      {"sw_failures", 2},       {"rho_init", "reference"}, {"restart", true},
       {"backend", "cpu"},       {"threads", 1}};
   for (const auto& [key, value] : expected.items())
     EXPECT_EQ(j["config"][key], value) << "config." << key;
   EXPECT_EQ(j["threads"], 1);
   EXPECT_EQ(j["evaluations"]["total"], 1000);
+}
+
+// The rule's former name still runs, as nearest-rms (the name says what it computes), with a
+// note that it is not the reference code's rule; the note is not an error, the run goes on.
+TEST_F(CliTest, DeprecatedRhoInitNeighbourMeansNearestRms) {
+  const std::string common =
+      "run --function rastrigin --dim 64 --evals 1200 --seed 4 --backend cpu --ls-intensity 100 "
+      "--quiet --rho-init ";
+  const Outcome old_name = chainsaw(common + "neighbour");
+  const Outcome new_name = chainsaw(common + "nearest-rms");
+  ASSERT_EQ(old_name.exit_code, 0) << old_name.err;
+  ASSERT_EQ(new_name.exit_code, 0) << new_name.err;
+  EXPECT_NE(old_name.err.find("deprecated"), std::string::npos) << old_name.err;
+  EXPECT_EQ(new_name.err.find("deprecated"), std::string::npos) << new_name.err;
+  const auto a = nlohmann::json::parse(old_name.out);
+  const auto b = nlohmann::json::parse(new_name.out);
+  EXPECT_EQ(a["config"]["rho_init"], "nearest-rms");
+  EXPECT_EQ(a["best_fitness"], b["best_fitness"]);
 }
 
 // The counter-based RNG is keyed by chunk, not by thread: the CLI must not disturb that.

@@ -85,7 +85,7 @@ TEST(HostLoopBudget, StopsAtExactlyTheBudgetWithOtherSizesAndOptions) {
     c.ls_intensity = 33;
     c.ls_ratio = 0.3;
     c.restart = true;
-    c.rho_init = RhoInit::kNeighbour;
+    c.rho_init = RhoInit::kNearestRms;
     c.validate();
     const CountedRun r = counted_run(c);
     EXPECT_EQ(r.result.counters.evaluations, budget);

@@ -154,7 +154,7 @@ TEST(ShardedRunOptions, RestartsAreBitIdenticalToOneRank) {
 
 TEST(ShardedRunOptions, NeighbourStepSizesAreBitIdenticalToOneRank) {
   Config c = shard_config("griewank", 9000);
-  c.rho_init = RhoInit::kNeighbour;
+  c.rho_init = RhoInit::kNearestRms;
   c.validate();
   expect_sharded_equals_one_rank(c, 2);
 }

@@ -515,6 +515,66 @@ TEST(LsChain, AnImprovementBelowDeltaMarksTheMemberFailedButKeepsTheBetterGenes)
   EXPECT_EQ(next.state.failures, 0);
 }
 
+// The first rho of a new chain under the two nearest-member rules, recomputed here from the
+// stored genes: d is the Euclidean distance to the nearest other (distinct) member.
+double nearest_distance(ChainFixture& f, int slot) {
+  std::vector<real_t> a(static_cast<size_t>(f.c.dim)), b(a.size());
+  f.engine.read_genes(slot, a.data());
+  double nearest = std::numeric_limits<double>::infinity();
+  for (int rank = 0; rank < f.pop.size(); ++rank) {
+    const int other = f.pop.member(rank);
+    if (other == slot) continue;
+    f.engine.read_genes(other, b.data());
+    const double d = test::reference_distance(a.data(), b.data(), f.c.dim);
+    if (d > 0.0) nearest = std::min(nearest, d);
+  }
+  return nearest;
+}
+
+// Rmalschains' getInitOptions: half the distance to the nearest member, its distance being the
+// norm divided by D, at most setDelta(0.2) (here rho0). 500-D Rastrigin: d / (2D) ~ 0.09.
+TEST(LsChain, ReferenceRhoInitIsHalfTheNearestDistanceOverDAtMostRho0) {
+  Config c = test::small_config("rastrigin", 500, 76);
+  c.rho_init = RhoInit::kReference;
+  ChainFixture f(c);
+  const int slot = f.pop.member(4);
+  const double expected = 0.5 * nearest_distance(f, slot) / 500.0;
+  ASSERT_LT(expected, c.solis_wets.rho0) << "precondition: below the cap";
+  f.apply(slot, 10);
+  EXPECT_NEAR(f.engine.ls_calls.back().request.state.rho, expected, 1e-12 * expected);
+
+  Config capped = c;
+  capped.solis_wets.rho0 = 0.5 * expected;
+  ChainFixture g(capped);
+  g.apply(g.pop.member(4), 10);
+  EXPECT_EQ(g.engine.ls_calls.back().request.state.rho, capped.solis_wets.rho0);
+}
+
+// chainsaw's rule: per gene, half the RMS distance d / sqrt(D), at most a tenth of the width.
+// A random population is farther apart than that (the RMS of a uniform difference is 0.41 of
+// the width): a member put next to another one shows the uncapped rule.
+TEST(LsChain, NearestRmsRhoInitIsHalfTheRmsDistanceAtMostATenthOfTheWidth) {
+  Config c = test::small_config("sumsquares", 400, 77);
+  c.rho_init = RhoInit::kNearestRms;
+  ChainFixture f(c);
+  const int slot = f.pop.member(2);
+  f.apply(slot, 10);
+  EXPECT_EQ(f.engine.ls_calls.back().request.state.rho, 0.1 * f.p.width());
+
+  const int near = f.pop.member(5);
+  std::vector<real_t> genes(static_cast<size_t>(c.dim));
+  f.engine.read_genes(slot, genes.data());
+  for (Dim j = 0; j < c.dim; j += 2) genes[j] += real_t{0.25};
+  f.engine.write_genes(near, genes.data());
+  f.pop.fitness(near) = f.engine.fitness(near);
+  f.pop.chain(near) = ChainRecord{};
+  f.engine.sort_slots(f.pop.order().data());
+  const double expected = 0.5 * nearest_distance(f, near) / std::sqrt(400.0);
+  ASSERT_LT(expected, 0.1 * f.p.width());
+  f.apply(near, 10);
+  EXPECT_NEAR(f.engine.ls_calls.back().request.state.rho, expected, 1e-12 * expected);
+}
+
 TEST(LsChain, HostKeepsTheSortedOrderAfterAnApplication) {
   ChainFixture f(test::small_config("rastrigin", 30, 75, 8, 4));
   for (int k = 0; k < 5; ++k) {

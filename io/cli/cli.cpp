@@ -188,10 +188,18 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   add_number(run, o, "--sw-failures", c.solis_wets.max_failures,
              "consecutive Solis-Wets failures before rho halves", kInt, parse_int);
   add_parsed(run, o, "--rho-init",
-             "first rho of a new chain: fixed (--rho0) or neighbour (half the distance to the "
-             "nearest member / sqrt(D))",
-             "fixed|neighbour", rho_init_name(c.rho_init),
-             [&c](const std::string& f, const std::string& t) { c.rho_init = parse_rho_init(f, t); });
+             "first rho of a new chain, d = distance to the nearest member: fixed (--rho0), "
+             "reference (min(d/(2D), --rho0), the reference code's rule) or nearest-rms "
+             "(d/(2 sqrt(D)), at most a tenth of the domain); 'neighbour' is the deprecated name "
+             "of nearest-rms",
+             "fixed|reference|nearest-rms", rho_init_name(c.rho_init),
+             [&c](const std::string& f, const std::string& t) {
+               c.rho_init = parse_rho_init(f, t);
+               if (t == kRhoInitDeprecatedNeighbour)
+                 std::fprintf(stderr,
+                              "chainsaw: note: --rho-init neighbour is deprecated, it means "
+                              "nearest-rms (not the reference code's rule: that is reference)\n");
+             });
   run.add_flag("--restart", c.restart,
                "redraw all but the best when S_LS is empty and the random member's LS failed");
 }
