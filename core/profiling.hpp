@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/types.hpp"
 
@@ -167,10 +168,19 @@ class KernelProfile {
   double scoped_ = 0.0;
 };
 
+// The distinct rows among the pairs (from[i], to[i]): a batch of distances must read each once.
+inline double distinct_rows(const int* from, const int* to, int count) {
+  std::vector<int> rows(from, from + count);
+  rows.insert(rows.end(), to, to + count);
+  std::sort(rows.begin(), rows.end());
+  return static_cast<double>(std::unique(rows.begin(), rows.end()) - rows.begin());
+}
+
 // A pass's essential traffic: `vectors` rows of `genes` genes (individuals or bias vectors) that
 // the algorithm must read or write once, whatever the backend does beyond them. A child is 3
-// (two parents read, the child written), a distance 2, an evaluation 1, a Solis-Wets evaluation
-// 2 (x and the bias read; the writes of a success are not counted). Nothing when not profiling.
+// (two parents read, the child written), a batch of distances its distinct rows, an evaluation
+// 1, a Solis-Wets evaluation 2 (x and the bias read; a success's writes are not counted).
+// Nothing when not profiling.
 inline void count_vectors(KernelProfile* profile, Bucket bucket, double vectors,
                           std::int64_t genes) {
   if (profile)

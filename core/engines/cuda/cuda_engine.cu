@@ -820,7 +820,9 @@ void CudaEngine::distances(const int* from, const int* to, int count, double* ou
     device::DistanceOp op{m.genes.data(), m.pitch, m.rows_a.data(), m.rows_b.data(),
                           m.row_out.data()};
     m.timeline.mark(Bucket::kDistances);
-    count_vectors(m.profile, Bucket::kDistances, 2.0 * rows, m.own.count);
+    if (m.profile)
+      count_vectors(m.profile, Bucket::kDistances, distinct_rows(from + first, to + first, rows),
+                    m.own.count);
     m.launch_reduce(op, device::SquareTerm{}, Spread::kBatch, rows);
     m.rows_to_host(out + first, rows);
   }

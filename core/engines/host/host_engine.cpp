@@ -154,7 +154,8 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
 
 void HostEngine::distances(const int* from, const int* to, int count, double* out) {
   ScopedBucket timer(profile_, Bucket::kDistances);
-  count_vectors(profile_, Bucket::kDistances, 2.0 * count, slice_.count);
+  if (profile_)
+    count_vectors(profile_, Bucket::kDistances, distinct_rows(from, to, count), slice_.count);
   const Dim own = own_chunks_;
   std::vector<double> partials(static_cast<size_t>(count * own));
 #pragma omp parallel for collapse(2) schedule(static) if (count * own > 1)
