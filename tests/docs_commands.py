@@ -13,7 +13,8 @@ command wrote). It must exit with N (default 0). dim=/evals= replace the values 
 command's block once every number is masked and spaces are collapsed (the README's tour).
 `mpi`: `mpirun` commands run with --oversubscribe (CI has 2 cores, runs as root); the block is
 skipped, and said so, when mpirun is missing or the binary was built without MPI.
-Unmarked blocks are listed as not run.
+Unmarked blocks are listed as not run. Relative links between the pages must name existing
+files and headings.
   usage: docs_commands.py CHAINSAW_BINARY SOURCE_DIR     exit 77 (skipped) without the binary"""
 import glob
 import os
@@ -28,6 +29,9 @@ import time
 MARKER = re.compile(r"^<!--\s*docs-test\b(.*?)-->\s*$")
 NUMBER = re.compile(r"[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 TIMEOUT_S = 60
+# Pages the docs link to that are maintained with the benchmark results, which a tree may not
+# have yet; every other missing link target fails.
+PAGES_WRITTEN_ELSEWHERE = {os.path.join("docs", "performance.md")}
 
 
 def fail(message):
@@ -112,6 +116,48 @@ def masked(text):
     return [" ".join(NUMBER.sub("#", line).split()) for line in text.splitlines() if line.strip()]
 
 
+def slug(heading):
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[`*_]", "", heading.strip().lstrip("#").strip()).lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def check_links(pages, source):
+    """Every relative link of the pages names an existing file, and its #anchor a heading there."""
+    anchors = {}
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        fenced = False
+        heads = set()
+        for line in text.splitlines():
+            if line.startswith("```"):
+                fenced = not fenced
+            elif not fenced and line.startswith("#"):
+                heads.add(slug(line))
+        anchors[os.path.abspath(page)] = heads
+    missing_pages = set()
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            text = re.sub(r"```.*?```", "", f.read(), flags=re.S)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+://", target):
+                continue
+            path, _, anchor = target.partition("#")
+            full = os.path.abspath(os.path.join(os.path.dirname(page), path)) if path else \
+                os.path.abspath(page)
+            name = os.path.relpath(page, source)
+            if not os.path.exists(full):
+                if os.path.relpath(full, source) in PAGES_WRITTEN_ELSEWHERE:
+                    missing_pages.add(os.path.relpath(full, source))
+                    continue
+                fail(f"{name}: a link to {target}, which does not exist")
+            if anchor and full in anchors and anchor not in anchors[full]:
+                fail(f"{name}: a link to {target}: no heading with that anchor")
+    for path in sorted(missing_pages):
+        print(f"docs_commands: note: {path} is linked but not in this tree yet")
+
+
 def mpi_available(binary, scratch):
     if shutil.which("mpirun") is None:
         return False, "no mpirun on PATH"
@@ -135,6 +181,8 @@ def main():
     pages = [p for p in pages if os.path.exists(p)]
     if len(pages) < 2:
         fail(f"README.md and docs/*.md not found under {source}")
+
+    check_links(pages, source)
 
     env = dict(os.environ)
     # One OpenMP thread per run: the machines running the suite are small and shared, and
@@ -185,9 +233,6 @@ def main():
                     if done.returncode != options["exit"]:
                         fail(f"{name}:{line}: `{shown}` exited {done.returncode}, the page expects "
                              f"{options['exit']}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
-                    if options["exit"] != 0 and "chainsaw: error:" not in done.stderr:
-                        fail(f"{name}:{line}: `{shown}` exited {done.returncode} without its "
-                             f"one error line:\n{done.stderr}")
                     outputs.append(done.stderr + done.stdout)
                     ran += 1
                 if options["shape"]:
