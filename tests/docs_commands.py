@@ -177,7 +177,8 @@ def main():
     if not os.access(binary, os.X_OK):
         print(f"docs_commands: skipped: no chainsaw binary at {binary}")
         sys.exit(77)
-    pages = [os.path.join(source, "README.md")] + sorted(glob.glob(os.path.join(source, "docs", "*.md")))
+    pages = [os.path.join(source, "README.md")]
+    pages += sorted(glob.glob(os.path.join(source, "docs", "*.md")))
     pages = [p for p in pages if os.path.exists(p)]
     if len(pages) < 2:
         fail(f"README.md and docs/*.md not found under {source}")
@@ -190,7 +191,7 @@ def main():
     env.update(OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1")
     scratch_root = tempfile.mkdtemp(prefix="chainsaw_docs_")
-    ran, not_run, skipped = 0, [], []
+    ran, not_run, skipped, timings = 0, [], [], []
     shapes_checked = 0
     start = time.monotonic()
     mpi = None
@@ -225,6 +226,7 @@ def main():
                     words = substitute(words, options)
                     words = [binary if w == "chainsaw" else w for w in words]
                     shown = " ".join(shlex.quote(w) for w in words)
+                    began = time.monotonic()
                     try:
                         done = subprocess.run(words, capture_output=True, text=True, cwd=scratch,
                                               env=env, timeout=TIMEOUT_S)
@@ -234,6 +236,8 @@ def main():
                         fail(f"{name}:{line}: `{shown}` exited {done.returncode}, the page expects "
                              f"{options['exit']}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
                     outputs.append(done.stderr + done.stdout)
+                    timings.append((time.monotonic() - began,
+                                    f"{name}:{line}: {' '.join(words[1:])}"))
                     ran += 1
                 if options["shape"]:
                     if output is None:
@@ -254,6 +258,9 @@ def main():
     print(f"docs_commands: not run (unmarked: GPU, MPI sizes, placeholders): {len(not_run)}")
     for entry in not_run:
         print(f"  {entry}")
+    print("docs_commands: the slowest commands:")
+    for seconds, what in sorted(timings, reverse=True)[:5]:
+        print(f"  {seconds:5.1f} s  {what}")
     print(f"docs_commands: {ran} commands passed, {shapes_checked} output(s) of the documented "
           f"shape, {len(pages)} pages, {time.monotonic() - start:.1f} s")
 
