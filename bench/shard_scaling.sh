@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sharded runs on 1 and 2 GPUs (the scale-out table of docs/performance.md): builds chainsaw, runs the GPU
+# Sharded runs on 1 and 2 GPUs (docs/distributed.md, "On GPUs"; the scale-out table of docs/performance.md): builds chainsaw, runs the GPU
 # tests, the plain one-slice 3e6-D run (its best fitness must not change), Rastrigin at 1e7-D
 # (50,000 evaluations) and 1e8-D (20,000) on 1 GPU, on 2 GPUs (mpirun, NCCL) and on 1 GPU with
 # the 2-GPU layout (--gpu-slices 2: the same result as 2 GPUs, bit for bit), compute-sanitizer

@@ -12,7 +12,7 @@ namespace chainsaw {
 enum class Backend { kAuto, kCpu, kCuda };
 const char* backend_name(Backend b);
 
-// How a run spreads over the ranks of an MPI job (`--distribute`; README "Distributed runs").
+// How a run spreads over the ranks of an MPI job (`--distribute`; docs/distributed.md).
 enum class Distribute {
   kNone,     // one process
   kShard,    // one population, every individual's genes split over the ranks
@@ -59,7 +59,7 @@ struct Config {
   std::int64_t migration_interval = 10000;  // islands: evaluations (of each island) between migrations
   // The CUDA backend lays every individual's genes out in this many slices, each with its own
   // launch wave, random streams and partials: a sharded run on P GPUs has P, and one GPU with
-  // P slices runs it bit for bit (README "Sharded runs").
+  // P slices runs it bit for bit (docs/distributed.md, "On GPUs").
   int gpu_slices = 1;
 
   std::uint64_t effective_problem_seed() const { return problem_seed ? problem_seed : seed; }

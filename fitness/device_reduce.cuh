@@ -42,8 +42,9 @@ inline constexpr int kWarpTile = 32 * kVec;
 inline Dim row_pitch(Dim dim) { return (dim + 31) / 32 * 32; }
 
 // Genes may be laid out in `slices` equal runs of slice_genes (the last one shorter), the
-// layout of a sharded run (README "Sharded runs"): every slice has the same launch shape, its own
-// blocks, RNG states and partials, and the partials of all slices are combined in slice order.
+// layout of a sharded run (docs/distributed.md, "On GPUs"): every slice has the same launch
+// shape, its own blocks, RNG states and partials, and the partials of all slices are combined
+// in slice order.
 // One slice is the plain layout. A launch covers the slices [first_slice, first_slice + slices
 // in the grid); gene j of the problem sits at j - gene_base in the engine's rows.
 struct ReduceShape {

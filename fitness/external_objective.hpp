@@ -24,7 +24,7 @@ class FusedPasses;  // core/engines/cuda/device_passes.cuh
 
 using DeviceStream = CUstream_st*;
 
-// The contract of a batch callback (README "chainsaw as a library"):
+// The contract of a batch callback (docs/library.md, "Batch objectives"):
 //  - genes: `rows` individuals of `dim` genes, row r at genes + r * pitch (pitch >= dim, in
 //    genes); on the CPU backend host memory, on the GPU backend device memory (row starts are
 //    128-byte aligned there). Read only, valid during the call.

@@ -1,4 +1,4 @@
-// CEC 2010 instance files (README "The CEC 2010 functions" documents both formats): the optimum
+// CEC 2010 instance files (docs/functions.md documents both formats): the optimum
 // o, the permutation P and the rotation M as whitespace-separated text or as HDF5, told apart by
 // HDF5's signature, not by the file's name. This is the only place that reads or writes them;
 // what the data must satisfy is checked once, by CecInstance::from_data (fitness/), for every

@@ -196,7 +196,7 @@ TEST(Api, WrongUseGivesAClearError) {
 
 class ApiCheckpoint : public TempDirTest {};
 
-// Run N checkpointed, resumed to 2N = run 2N, as for the CLI (README "Checkpoints").
+// Run N checkpointed, resumed to 2N = run 2N, as for the CLI (docs/checkpoints.md).
 TEST_F(ApiCheckpoint, ResumedRunEndsIdenticalToAnUninterruptedOne) {
   const UserRastrigin user{benchmark_shift(-5.12, 5.12, 3)};
   Options whole = small_options(700, 2400);

@@ -1,5 +1,5 @@
-// Sharded runs on the GPU (README "Sharded runs"). A run whose genes are laid out in P slices
-// (config.gpu_slices) is the same run whether one GPU holds every slice or P ranks hold one
+// Sharded runs on the GPU (docs/distributed.md, "On GPUs"). A run whose genes are laid out in P
+// slices (config.gpu_slices) is the same run whether one GPU holds every slice or P ranks hold one
 // each and exchange their partials: here P ranks are P threads sharing one GPU, exchanging
 // through host memory (the NCCL exchange needs a GPU per rank: test_cuda_shard_cli.cpp). The
 // ranks must give the one-GPU P-slice run bit for bit, on every rank, for the paper's six

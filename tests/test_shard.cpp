@@ -1,4 +1,4 @@
-// Sharded runs on the CPU backend (README "Sharded runs"), P ranks as P threads: every rank
+// Sharded runs on the CPU backend (docs/distributed.md), P ranks as P threads: every rank
 // holds a slice of every individual and the run is bit-identical to the one-rank run, for the
 // paper's six functions, ranks with one chunk or none, and through checkpoints written by any
 // number of ranks and resumed on any other.

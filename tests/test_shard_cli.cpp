@@ -1,4 +1,4 @@
-// `chainsaw run --distribute shard` under mpiexec (README "Sharded runs"): the real binary on 2
+// `chainsaw run --distribute shard` under mpiexec (docs/distributed.md): the real binary on 2
 // and 3 ranks gives exactly the one-process result on the paper's six functions, its
 // checkpoint resumes exactly on one process and on another number of ranks, and what cannot be
 // sharded is refused in one line. Skipped in builds without MPI.

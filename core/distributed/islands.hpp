@@ -1,4 +1,4 @@
-// `--distribute islands` (README "Distributed runs (MPI)"): every rank runs its own MA-SW-Chains
+// `--distribute islands` (docs/distributed.md, "Islands"): every rank runs its own MA-SW-Chains
 // population on the same problem; every migration_interval evaluations the best individual of
 // each island goes around a ring to rank (r + 1) % P, where it replaces the worst member.
 //

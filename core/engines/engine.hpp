@@ -37,7 +37,7 @@ struct RngSnapshot {
   std::vector<std::uint8_t> bytes;
 };
 
-// Where an engine of a sharded run stands (README "Sharded runs"): the ranks that share every
+// Where an engine of a sharded run stands (docs/distributed.md): the ranks that share every
 // individual, each holding `slice` of its genes. comm null: the engine holds whole individuals.
 struct EngineShard {
   Communicator* comm = nullptr;

@@ -3,7 +3,7 @@
 //   #include <chainsaw/chainsaw.hpp>
 //   chainsaw::Result r = chainsaw::optimize(MyObjective{...}, options);
 //
-// Two kinds of objective (README "chainsaw as a library"):
+// Two kinds of objective (docs/library.md):
 //  - A per-gene objective: a plain type that reduces over the genes, with a reduction kind and
 //    CHAINSAW_HD members, so the same code runs on both backends:
 //        using Partial = chainsaw::SumPartial;   // or SumProductPartial, PrefixSquarePartial,

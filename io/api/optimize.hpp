@@ -17,7 +17,7 @@
 namespace chainsaw {
 
 // The run's settings: every algorithm parameter of Config under its name (population_size,
-// batch, blx_alpha, ..., ls_intensity, ls_ratio; README "The algorithm and its parameters"),
+// batch, blx_alpha, ..., ls_intensity, ls_ratio; docs/algorithm.md),
 // the budget max_evaluations, seed, backend (kAuto takes the GPU when there is one and the
 // objective has a device callback), threads (0: OpenMP's default; > 0 calls
 // omp_set_num_threads for the process), and dim, the number of variables (0: the objective's).

@@ -1,4 +1,4 @@
-// HDF5 checkpoints of a run (README "Checkpoints" documents the layout):
+// HDF5 checkpoints of a run (docs/checkpoints.md documents the layout):
 //   /                      attributes: a summary for `chainsaw inspect`, h5dump and h5py
 //   /run/state             the Config, counters, timers, host RNG and loop position (JSON text)
 //   /population/genes      capacity x D genes, streamed in blocks of at most kBlockGenes

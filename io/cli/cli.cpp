@@ -605,7 +605,7 @@ int resume_command(ResumeOptions& r, const Ranks& ranks) {
           "islands",
           file, header.islands->rank, header.islands->ranks, header.islands->ranks));
     // A sharded run's file is a one-process run's file: either continues the other, on any
-    // number of ranks (README "Sharded runs"). Islands keep a file each and stay islands.
+    // number of ranks (docs/distributed.md). Islands keep a file each and stay islands.
     if (ranks.islands() != (config.distribute == Distribute::kIslands))
       mismatch("--distribute", distribute_name(ranks.mode), distribute_name(config.distribute));
     config.distribute = ranks.mode;

@@ -1,6 +1,7 @@
 // The result file of `chainsaw run`: the configuration, what ran it, the paper's two quality
 // measures (best fitness, Euclidean distance of the best individual to the optimum), the
-// evaluation counters, wall time and the per-phase breakdown. README.md documents every field.
+// evaluation counters, wall time and the per-phase breakdown. docs/results-format.md documents
+// every field.
 #pragma once
 
 #include <cstdint>
