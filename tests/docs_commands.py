@@ -29,11 +29,6 @@ import time
 MARKER = re.compile(r"^<!--\s*docs-test\b(.*?)-->\s*$")
 NUMBER = re.compile(r"[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 TIMEOUT_S = 60
-# Pages the docs link to that are maintained with the benchmark results, which a tree may not
-# have yet; every other missing link target fails.
-PAGES_WRITTEN_ELSEWHERE = {os.path.join("docs", "performance.md")}
-
-
 def fail(message):
     print(f"docs_commands: FAILED: {message}")
     sys.exit(1)
@@ -136,7 +131,6 @@ def check_links(pages, source):
             elif not fenced and line.startswith("#"):
                 heads.add(slug(line))
         anchors[os.path.abspath(page)] = heads
-    missing_pages = set()
     for page in pages:
         with open(page, encoding="utf-8") as f:
             text = re.sub(r"```.*?```", "", f.read(), flags=re.S)
@@ -148,14 +142,9 @@ def check_links(pages, source):
                 os.path.abspath(page)
             name = os.path.relpath(page, source)
             if not os.path.exists(full):
-                if os.path.relpath(full, source) in PAGES_WRITTEN_ELSEWHERE:
-                    missing_pages.add(os.path.relpath(full, source))
-                    continue
                 fail(f"{name}: a link to {target}, which does not exist")
             if anchor and full in anchors and anchor not in anchors[full]:
                 fail(f"{name}: a link to {target}: no heading with that anchor")
-    for path in sorted(missing_pages):
-        print(f"docs_commands: note: {path} is linked but not in this tree yet")
 
 
 def mpi_available(binary, scratch):
