@@ -16,6 +16,7 @@
 #include "io/checkpoint/algorithm_checkpoint.hpp"
 #include "io/cli/algorithm_runs.hpp"
 #include "io/instance_file.hpp"
+#include "api_objectives.hpp"
 #include "temp_dir_test.hpp"
 
 namespace chainsaw {
@@ -338,6 +339,38 @@ INSTANTIATE_TEST_SUITE_P(Algorithms, EveryAlgorithm,
                                                   ? "ss"
                                                   : algorithm_name(info.param));
                          });
+
+// The library: Options::algorithm on a user objective (evaluated through its batch callback)
+// is the built-in function's run bit for bit, and resumes from its checkpoint.
+TEST_P(EveryAlgorithm, LibraryRunOnAUserObjectiveIsTheBuiltInRun) {
+  Options o;
+  o.algorithm = GetParam();
+  o.dim = 20;
+  o.max_evaluations = 5000;
+  o.seed = 3;
+  o.backend = Backend::kCpu;
+  o.checkpoint = (dir_ / "api.h5").string();
+  const test::UserRastrigin objective{benchmark_shift(-5.12, 5.12, 3)};
+  const Result user = optimize(objective, o);
+  Config c = o;
+  c.function = "rastrigin";
+  std::vector<real_t> best;
+  const RunResult builtin = run_with_threads(c, 2, &best);
+  EXPECT_EQ(user.best_fitness, builtin.best_fitness);
+  EXPECT_EQ(user.best_genes, best);
+  EXPECT_EQ(user.evaluations.evaluations, 5000);
+
+  Options more = o;
+  more.max_evaluations = 9000;
+  more.checkpoint.clear();
+  const Result straight = optimize(objective, more);
+  more.resume_from = o.checkpoint;
+  const Result resumed = optimize(objective, more);
+  EXPECT_EQ(resumed.best_fitness, straight.best_fitness);
+  EXPECT_EQ(resumed.best_genes, straight.best_genes);
+  EXPECT_GT(resumed.resumed_at_evaluations, 0);
+  EXPECT_LE(resumed.resumed_at_evaluations, 5000);
+}
 
 TEST(RunSummary, MeanSdAndMedianOfEachMeasure) {
   std::vector<nlohmann::ordered_json> runs;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/algorithms/population_ops.hpp"
+#include "fitness/host_fitness.hpp"
 
 namespace chainsaw {
 
@@ -77,6 +78,7 @@ void DifferentialEvolution::advance_unit(std::int64_t evaluations_left) {
   const int count = static_cast<int>(std::min<std::int64_t>(np_, evaluations_left));
   const double lower = problem_.lower, upper = problem_.upper;
   const auto generation = static_cast<std::uint64_t>(unit_);
+  const bool external = problem_.is_external();
   {
     ScopedPhase phase(timers_, Phase::kCrossover);
     ScopedBucket timer(profile_, Bucket::kCrossover);
@@ -98,9 +100,13 @@ void DifferentialEvolution::advance_unit(std::int64_t evaluations_left) {
                     population_key(config_.seed, PopulationPurpose::kGeneration, generation,
                                    individual),
                     trials_.data() + static_cast<Dim>(i) * dim_, r);
+      // Made and evaluated in one pass over the individual (a single parallel region per
+      // generation); a user objective gets the whole generation in one batch call below.
+      if (!external)
+        trial_fitness_[i] = evaluate_host(problem_, trials_.data() + static_cast<Dim>(i) * dim_);
     }
   }
-  {
+  if (external) {
     ScopedPhase phase(timers_, Phase::kCrossover);
     ScopedBucket timer(profile_, Bucket::kFitness);
     evaluate_rows(trials_.data(), count, trial_fitness_.data());

@@ -7,6 +7,9 @@
 #include "core/algorithms/pso.hpp"
 #include "core/algorithms/scatter_search.hpp"
 #include "core/error.hpp"
+#if defined(CHAINSAW_CUDA)
+#include "core/engines/cuda/population_cuda.hpp"
+#endif
 #include "fitness/host_fitness.hpp"
 
 namespace chainsaw {
@@ -156,6 +159,13 @@ std::int64_t PopulationAlgorithm::integer_of(const AlgorithmState& s, const std:
   return it->second;
 }
 
+#if !defined(CHAINSAW_CUDA)
+bool population_runs_on_cuda(const Config&, const Problem&, std::string* why) {
+  if (why) *why = "this chainsaw was built without CUDA";
+  return false;
+}
+#endif
+
 double host_distance_to_optimum(const Problem& problem, const real_t* x) {
   if (problem.is_external()) return std::numeric_limits<double>::quiet_NaN();
   double sum = 0.0;
@@ -169,9 +179,13 @@ double host_distance_to_optimum(const Problem& problem, const real_t* x) {
 std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& config,
                                                                const Problem& problem,
                                                                Backend resolved) {
-  if (resolved == Backend::kCuda)
-    throw UserError(std::string("--algorithm ") + algorithm_name(config.algorithm) +
-                    ": the CUDA population-parallel path is not built yet; use --backend cpu");
+  if (resolved == Backend::kCuda) {
+#if defined(CHAINSAW_CUDA)
+    return make_cuda_population_algorithm(config, problem);
+#else
+    throw UserError("--backend cuda: this chainsaw was built without CUDA");
+#endif
+  }
   switch (config.algorithm) {
     case Algorithm::kDe:
     case Algorithm::kJde: return std::make_unique<DifferentialEvolution>(config, problem);

@@ -108,11 +108,16 @@ class PopulationAlgorithm {
   std::chrono::steady_clock::time_point start_;
 };
 
-// The algorithm's CPU implementation (config.algorithm must not be MA-SW-Chains). The CUDA
-// backend's population-parallel path is core/engines/cuda/population_cuda.hpp.
+// The algorithm's implementation for the resolved backend (config.algorithm must not be
+// MA-SW-Chains): the CPU's, or the CUDA population-parallel path
+// (core/engines/cuda/population_cuda.hpp), which throws UserError for what it does not run.
 std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& config,
                                                                const Problem& problem,
                                                                Backend resolved);
+
+// Whether the CUDA population path runs `config`'s algorithm on `problem` (DE, jDE and PSO on
+// the paper's six functions); `why` (may be null) says what does not. False without CUDA.
+bool population_runs_on_cuda(const Config& config, const Problem& problem, std::string* why);
 
 // Euclidean distance of x to the optimum o (NaN for a user objective, whose o is unknown).
 double host_distance_to_optimum(const Problem& problem, const real_t* x);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/algorithms/population_ops.hpp"
+#include "fitness/host_fitness.hpp"
 
 namespace chainsaw {
 
@@ -68,6 +69,7 @@ void ParticleSwarm::advance_unit(std::int64_t evaluations_left) {
   const auto step = static_cast<std::uint64_t>(unit_);
   // The global best as it was before this step: every particle sees the same one.
   const std::vector<real_t> gbest = best_genes();
+  const bool external = problem_.is_external();
   {
     ScopedPhase phase(timers_, Phase::kCrossover);
     ScopedBucket timer(profile_, Bucket::kCrossover);
@@ -79,9 +81,12 @@ void ParticleSwarm::advance_unit(std::int64_t evaluations_left) {
                         problem_.upper,
                         population_key(config_.seed, PopulationPurpose::kGeneration, step,
                                        static_cast<std::uint64_t>(i)));
+      // Moved and evaluated in one pass (one parallel region per step); a user objective gets
+      // the whole swarm in one batch call below.
+      if (!external) fitness_[i] = evaluate_host(problem_, x_.data() + row);
     }
   }
-  {
+  if (external) {
     ScopedPhase phase(timers_, Phase::kCrossover);
     ScopedBucket timer(profile_, Bucket::kFitness);
     evaluate_rows(x_.data(), count, fitness_.data());

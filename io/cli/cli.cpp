@@ -27,6 +27,7 @@
 #if defined(CHAINSAW_CUDA)
 #include "core/engines/cuda/cuda_engine.hpp"
 #endif
+#include "core/algorithms/population_algorithm.hpp"
 #include "core/engines/cuda/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
@@ -563,7 +564,7 @@ void lay_out_shards(Config& config, const Ranks& ranks, Backend backend, bool re
 }
 
 // The other algorithms and --runs K (io/cli/algorithm_runs.hpp): one process, one file.
-int run_algorithm_command(const Config& config, const RunEnvironment& env, const RunOptions& o,
+int run_algorithm_command(const Config& config, RunEnvironment env, const RunOptions& o,
                           const Ranks& ranks) {
   if (ranks.comm)
     throw UserError(fmt::format("--distribute {}: only --algorithm ma-sw-chains with --runs 1 "
@@ -573,6 +574,16 @@ int run_algorithm_command(const Config& config, const RunEnvironment& env, const
     throw UserError(fmt::format("--checkpoint = {}: not with --runs {} (checkpoint the runs one "
                                 "by one)",
                                 o.checkpoint, config.runs));
+  // --backend auto: the GPU where the population path runs the algorithm, else the CPU.
+  if (config.algorithm != Algorithm::kMaSwChains && config.backend == Backend::kAuto &&
+      env.backend == Backend::kCuda &&
+      !population_runs_on_cuda(config, make_problem(config.function, config.dim,
+                                                    config.effective_problem_seed(),
+                                                    config.instance),
+                               nullptr)) {
+    env.backend = Backend::kCpu;
+    env.device.clear();
+  }
   AlgorithmRunOptions options;
   options.output = o.output;
   options.quiet = o.quiet;
