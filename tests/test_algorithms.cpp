@@ -294,7 +294,7 @@ TEST_P(EveryAlgorithm, ResultDoesNotDependOnTheThreadCount) {
 // start, bit for bit: best, genes and counters.
 TEST_P(EveryAlgorithm, CheckpointResumeIsBitExact) {
   const std::string path = (dir_ / "run.h5").string();
-  Config shorter = sphere_config(GetParam(), 7777);  // cuts a unit of every algorithm
+  Config shorter = sphere_config(GetParam(), 3777);  // cuts a unit of every algorithm
   shorter.function = "rastrigin";
   const Problem problem = make_problem(shorter.function, shorter.dim, shorter.seed, "");
   {
@@ -304,13 +304,13 @@ TEST_P(EveryAlgorithm, CheckpointResumeIsBitExact) {
     schedule.at_end(*algorithm);
   }
   Config longer = shorter;
-  longer.max_evaluations = 15000;
+  longer.max_evaluations = 8000;
   const CheckpointHeader header = read_algorithm_checkpoint_header(path);
   EXPECT_EQ(header.config.algorithm, GetParam());
   EXPECT_EQ(checkpoint_algorithm(path), algorithm_name(GetParam()));
   const auto resumed = make_population_algorithm(longer, problem, Backend::kCpu);
   load_algorithm_checkpoint(path, *resumed);
-  EXPECT_LE(resumed->counters().evaluations, 7777);
+  EXPECT_LE(resumed->counters().evaluations, 3777);
   const RunResult r = resumed->run();
   std::vector<real_t> fresh_best;
   const RunResult fresh = run_with_threads(longer, 2, &fresh_best);

@@ -97,7 +97,7 @@ TEST_P(CudaAlgorithms, SameSeedGivesTheSameRun) {
 
 // Only the initial population: the same genes on both backends (same streams), f to rounding.
 TEST_P(CudaAlgorithms, InitialPopulationIsTheCpus) {
-  Config c = gpu_config(GetParam(), "sumsquares", 1, 6);
+  Config c = gpu_config(GetParam(), "sumsquares", 1000, 6);
   c.max_evaluations = c.algorithm_population();
   const Run cpu = run_on(Backend::kCpu, c), gpu = run_on(Backend::kCuda, c);
   ASSERT_EQ(cpu.best.size(), gpu.best.size());

@@ -59,6 +59,17 @@ class StopRule {
     }
     return false;
   }
+  // After a run that ended at its budget: records a target reached in its last unit (a loop
+  // that checks before each unit has not seen it).
+  void at_end(std::int64_t evaluations, double best_fitness, double elapsed_seconds) {
+    if (target_ >= 0.0 && !std::isnan(optimum_) && !record_.target_reached &&
+        best_fitness - optimum_ <= target_) {
+      record_.target_reached = true;
+      record_.target_evaluations = evaluations;
+      record_.target_seconds = elapsed_seconds;
+      record_.reason = StopReason::kTargetError;
+    }
+  }
   bool stopped() const { return stopped_; }
   const StopRecord& record() const { return record_; }
 

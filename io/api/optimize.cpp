@@ -140,6 +140,7 @@ Result optimize(const BatchObjective& objective, const Options& options) {
       return false;
     return schedule.at_safe_point(a);
   });
+  if (algorithm.done()) stop.at_end(r.counters.evaluations, r.best_fitness, r.wall_seconds);
   r.stop = stop.record();
   schedule.at_end(algorithm);
   out.stop = r.stop;

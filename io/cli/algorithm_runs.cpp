@@ -105,6 +105,7 @@ nlohmann::ordered_json one_of_many(const Config& config, const RunEnvironment& e
       return !stop.check(a.counters().evaluations, a.population().best_fitness(),
                          a.loop_state().elapsed_seconds);
     });
+    stop.at_end(result.counters.evaluations, result.best_fitness, result.wall_seconds);
     result.stop = stop.record();
     if (buckets) engine->flush_profile();
   } else {

@@ -478,6 +478,8 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
             return false;
           return schedule.at_safe_point(a);
         });
+    if (algorithm->done())
+      stop.at_end(result.counters.evaluations, result.best_fitness, result.wall_seconds);
     result.stop = stop.record();
     // A signal during the last unit comes too late to stop anything: the run is complete.
     if (algorithm->done() || stop.stopped()) schedule.at_end(*algorithm);
