@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/algorithms/population_algorithm.hpp"
+#include "core/error.hpp"
 #include "gpu_test_support.hpp"
 #include "io/checkpoint/algorithm_checkpoint.hpp"
 #include "io/instance_file.hpp"
@@ -31,15 +32,15 @@ Config gpu_config(Algorithm algorithm, const std::string& function, std::int64_t
   return c;
 }
 
-struct Run {
+struct GpuRun {
   RunResult result;
   std::vector<real_t> best;
 };
 
-Run run_on(Backend backend, const Config& c) {
+GpuRun run_on(Backend backend, const Config& c) {
   const Problem problem = make_problem(c.function, c.dim, c.effective_problem_seed(), "");
   const auto algorithm = make_population_algorithm(c, problem, backend);
-  Run r{algorithm->run(), {}};
+  GpuRun r{algorithm->run(), {}};
   r.best = algorithm->best_genes();
   return r;
 }
@@ -89,7 +90,7 @@ TEST_P(CudaAlgorithms, MatchesTheCpuOverTenSeeds) {
 
 TEST_P(CudaAlgorithms, SameSeedGivesTheSameRun) {
   const Config c = gpu_config(GetParam(), "schwefel12", 20000, 4);
-  const Run a = run_on(Backend::kCuda, c), b = run_on(Backend::kCuda, c);
+  const GpuRun a = run_on(Backend::kCuda, c), b = run_on(Backend::kCuda, c);
   EXPECT_EQ(a.result.best_fitness, b.result.best_fitness);
   EXPECT_EQ(a.best, b.best);
   EXPECT_EQ(a.result.counters.evaluations, 20000);
@@ -99,7 +100,7 @@ TEST_P(CudaAlgorithms, SameSeedGivesTheSameRun) {
 TEST_P(CudaAlgorithms, InitialPopulationIsTheCpus) {
   Config c = gpu_config(GetParam(), "sumsquares", 1000, 6);
   c.max_evaluations = c.algorithm_population();
-  const Run cpu = run_on(Backend::kCpu, c), gpu = run_on(Backend::kCuda, c);
+  const GpuRun cpu = run_on(Backend::kCpu, c), gpu = run_on(Backend::kCuda, c);
   ASSERT_EQ(cpu.best.size(), gpu.best.size());
   for (std::size_t j = 0; j < cpu.best.size(); ++j) EXPECT_FLOAT_EQ(cpu.best[j], gpu.best[j]);
   EXPECT_NEAR(gpu.result.best_fitness, cpu.result.best_fitness,
@@ -109,7 +110,7 @@ TEST_P(CudaAlgorithms, InitialPopulationIsTheCpus) {
 TEST_P(CudaAlgorithms, ReachesTheTargetOnTheSphere) {
   Config c = gpu_config(GetParam(), "sumsquares", 400000, 5);
   c.target_error = 1e-8;
-  const Run r = run_on(Backend::kCuda, c);
+  const GpuRun r = run_on(Backend::kCuda, c);
   EXPECT_TRUE(r.result.stop.target_reached);
   EXPECT_LE(r.result.best_fitness + 330.0, 1e-8);
 }
@@ -129,7 +130,7 @@ TEST_P(CudaAlgorithms, CheckpointResumeIsBitExact) {
   const auto resumed = make_population_algorithm(longer, problem, Backend::kCuda);
   load_algorithm_checkpoint(path, *resumed);
   const RunResult r = resumed->run();
-  const Run fresh = run_on(Backend::kCuda, longer);
+  const GpuRun fresh = run_on(Backend::kCuda, longer);
   EXPECT_EQ(r.best_fitness, fresh.result.best_fitness);
   EXPECT_EQ(resumed->best_genes(), fresh.best);
 }
