@@ -103,7 +103,7 @@ void DifferentialEvolution::advance_unit(std::int64_t evaluations_left) {
       // Made and evaluated in one pass over the individual (a single parallel region per
       // generation); a user objective gets the whole generation in one batch call below.
       if (!external)
-        trial_fitness_[i] = evaluate_host(problem_, trials_.data() + static_cast<Dim>(i) * dim_);
+        trial_fitness_[i] = evaluate_row_serial(problem_, trials_.data() + static_cast<Dim>(i) * dim_);
     }
   }
   if (external) {

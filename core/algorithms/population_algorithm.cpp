@@ -85,7 +85,8 @@ void PopulationAlgorithm::evaluate_rows(const real_t* genes, int rows, double* o
   // A row per iteration; evaluate_host's own chunk loop nests inside (serially), so a row's f
   // is the same whichever thread computes it.
 #pragma omp parallel for schedule(dynamic, 1) if (rows > 1)
-  for (int r = 0; r < rows; ++r) out[r] = evaluate_host(problem_, genes + static_cast<Dim>(r) * dim);
+  for (int r = 0; r < rows; ++r)
+    out[r] = evaluate_row_serial(problem_, genes + static_cast<Dim>(r) * dim);
 }
 
 AlgorithmState PopulationAlgorithm::save_state() const {
@@ -165,6 +166,17 @@ bool population_runs_on_cuda(const Config&, const Problem&, std::string* why) {
   return false;
 }
 #endif
+
+double evaluate_row_serial(const Problem& problem, const real_t* x) {
+  if (problem.is_cec2010() || problem.is_external() || problem.dim > kHostChunk)
+    return evaluate_host(problem, x);
+  return visit_function(problem.function, [&](auto fn) {
+    using Fn = decltype(fn);
+    const typename Fn::Partial p =
+        accumulate_chunk<Fn>(problem.shift, 0, problem.dim, [x](Dim j) { return x[j]; });
+    return finish_chunks<Fn>(&p, 1, problem.dim);
+  });
+}
 
 double host_distance_to_optimum(const Problem& problem, const real_t* x) {
   if (problem.is_external()) return std::numeric_limits<double>::quiet_NaN();

@@ -119,6 +119,12 @@ std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& con
 // the paper's six functions); `why` (may be null) says what does not. False without CUDA.
 bool population_runs_on_cuda(const Config& config, const Problem& problem, std::string* why);
 
+// f(x) of a built-in function on one thread: evaluate_host's value bit for bit (one chunk of
+// kHostChunk genes is its whole reduction), without its per-call parallel region and buffer,
+// which cost more than the sum itself at the small D of the population algorithms. Larger D,
+// CEC 2010 functions and user objectives go through evaluate_host.
+double evaluate_row_serial(const Problem& problem, const real_t* x);
+
 // Euclidean distance of x to the optimum o (NaN for a user objective, whose o is unknown).
 double host_distance_to_optimum(const Problem& problem, const real_t* x);
 

@@ -83,7 +83,7 @@ void ParticleSwarm::advance_unit(std::int64_t evaluations_left) {
                                        static_cast<std::uint64_t>(i)));
       // Moved and evaluated in one pass (one parallel region per step); a user objective gets
       // the whole swarm in one batch call below.
-      if (!external) fitness_[i] = evaluate_host(problem_, x_.data() + row);
+      if (!external) fitness_[i] = evaluate_row_serial(problem_, x_.data() + row);
     }
   }
   if (external) {

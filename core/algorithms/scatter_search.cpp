@@ -176,7 +176,7 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
           population_key(config_.seed, PopulationPurpose::kImprovement, iteration,
                          static_cast<std::uint64_t>(m)),
           [&](const real_t* x) {
-            if (!problem_.is_external()) return evaluate_host(problem_, x);
+            if (!problem_.is_external()) return evaluate_row_serial(problem_, x);
             double f = 0.0;
             invalid += evaluate_external_host(problem_, x, dim_, 1, &f);
             return f;
