@@ -26,6 +26,31 @@ const char* distribute_name(Distribute d) {
   return "?";
 }
 
+const char* algorithm_name(Algorithm a) {
+  switch (a) {
+    case Algorithm::kMaSwChains: return "ma-sw-chains";
+    case Algorithm::kDe: return "de";
+    case Algorithm::kJde: return "jde";
+    case Algorithm::kPso: return "pso";
+    case Algorithm::kScatterSearch: return "ss";
+  }
+  return "?";
+}
+
+const char* de_crossover_name(DeCrossover c) {
+  return c == DeCrossover::kExponential ? "exp" : "bin";
+}
+
+int Config::algorithm_population() const {
+  switch (algorithm) {
+    case Algorithm::kDe:
+    case Algorithm::kJde: return de_np;
+    case Algorithm::kPso: return pso_particles;
+    case Algorithm::kScatterSearch: return ss_population;
+    default: return population_size;
+  }
+}
+
 namespace {
 template <class T>
 void require(bool ok, const char* name, T value, const char* rule) {
@@ -35,6 +60,48 @@ void require(bool ok, const char* name, T value, const char* rule) {
   throw UserError(msg.str());
 }
 }  // namespace
+
+// The new algorithms' flags and the stopping criteria; only the chosen algorithm's values are
+// checked, so that a script can keep one flag set for several algorithms.
+void Config::validate_algorithm() const {
+  require(runs >= 1, "--runs", runs, "must be at least 1");
+  require(std::isfinite(time_limit_seconds) && time_limit_seconds >= 0.0, "--time-limit",
+          time_limit_seconds, "must be a duration >= 0 (0: none)");
+  require(!std::isnan(target_error), "--target-error", target_error, "must be a number >= 0");
+  switch (algorithm) {
+    case Algorithm::kDe:
+    case Algorithm::kJde:
+      require(de_np >= 4, "--de-np", de_np, "must be at least 4 (DE/rand/1 draws 3 others)");
+      require(std::isfinite(de_f) && de_f > 0.0, "--de-f", de_f, "must be a finite number > 0");
+      require(de_cr >= 0.0 && de_cr <= 1.0, "--de-cr", de_cr, "must be in [0, 1]");
+      require(jde_tau1 >= 0.0 && jde_tau1 <= 1.0, "--jde-tau1", jde_tau1, "must be in [0, 1]");
+      require(jde_tau2 >= 0.0 && jde_tau2 <= 1.0, "--jde-tau2", jde_tau2, "must be in [0, 1]");
+      break;
+    case Algorithm::kPso:
+      require(pso_particles >= 2, "--pso-particles", pso_particles, "must be at least 2");
+      require(std::isfinite(pso_w), "--pso-w", pso_w, "must be a finite number");
+      require(std::isfinite(pso_c1) && pso_c1 >= 0.0, "--pso-c1", pso_c1,
+              "must be a finite number >= 0");
+      require(std::isfinite(pso_c2) && pso_c2 >= 0.0, "--pso-c2", pso_c2,
+              "must be a finite number >= 0");
+      require(std::isfinite(pso_vmax) && pso_vmax > 0.0, "--pso-vmax", pso_vmax,
+              "must be a finite number > 0 (a fraction of the domain's width)");
+      break;
+    case Algorithm::kScatterSearch:
+      require(ss_ref_best >= 1, "--ss-ref-best", ss_ref_best, "must be at least 1");
+      require(ss_ref_diverse >= 0, "--ss-ref-diverse", ss_ref_diverse, "must be >= 0");
+      require(ss_ref_best + ss_ref_diverse >= 2, "--ss-ref-best", ss_ref_best,
+              "plus --ss-ref-diverse must be at least 2 (pairs are combined)");
+      require(ss_population >= ss_ref_best + ss_ref_diverse, "--ss-population", ss_population,
+              "must be at least --ss-ref-best + --ss-ref-diverse");
+      require(std::isfinite(ss_lambda) && ss_lambda >= 0.0 && ss_lambda <= 0.5, "--ss-lambda",
+              ss_lambda, "must be in [0, 0.5]");
+      require(ss_ls_iterations >= 0, "--ss-ls-iterations", ss_ls_iterations, "must be >= 0");
+      break;
+    default:
+      break;
+  }
+}
 
 void Config::validate() const {
   require(dim >= 1, "--dim", dim, "must be at least 1");
@@ -52,7 +119,8 @@ void Config::validate() const {
   require(batch >= 1, "--batch", batch, "must be at least 1");
   require(nam_candidates >= 1 && nam_candidates <= population_size - 1, "--nam-candidates",
           nam_candidates, "must be between 1 and population size - 1");
-  require(max_evaluations >= population_size, "--evals", max_evaluations,
+  validate_algorithm();
+  require(max_evaluations >= algorithm_population(), "--evals", max_evaluations,
           "must be at least the population size (the initial population is evaluated)");
   require(std::isfinite(blx_alpha) && blx_alpha >= 0.0, "--blx-alpha", blx_alpha,
           "must be a finite number >= 0");

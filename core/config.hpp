@@ -28,6 +28,16 @@ enum class RhoInit {
   kReference,   // min(d / (2 D), rho0): the reference code's rule (Rmalschains, getInitOptions)
 };
 
+// Which optimizer a run uses (`--algorithm`; docs/algorithms.md). MA-SW-Chains runs through
+// the Engine and its host loop (core/algorithms/ma_sw_chains.hpp); the others through
+// PopulationAlgorithm (core/algorithms/population_algorithm.hpp).
+enum class Algorithm { kMaSwChains, kDe, kJde, kPso, kScatterSearch };
+const char* algorithm_name(Algorithm a);
+
+// DE's crossover (`--de-crossover`): binomial or exponential.
+enum class DeCrossover { kBinomial, kExponential };
+const char* de_crossover_name(DeCrossover c);
+
 struct Config {
   // Problem
   std::string function = "rastrigin";
@@ -62,11 +72,42 @@ struct Config {
   // P slices runs it bit for bit (docs/distributed.md, "On GPUs").
   int gpu_slices = 1;
 
+  // Which algorithm, and the parameters of the others (docs/algorithms.md has the defaults'
+  // sources). Every field is additive: MA-SW-Chains reads none of them.
+  Algorithm algorithm = Algorithm::kMaSwChains;
+  int de_np = 250;  // DE and jDE: population size NP (Janssen et al., case study 1)
+  double de_f = 0.5;
+  double de_cr = 0.3;
+  DeCrossover de_crossover = DeCrossover::kBinomial;
+  double jde_tau1 = 0.1;  // jDE (Brest et al. 2006): probability of a new F
+  double jde_tau2 = 0.1;  // and of a new CR
+  int pso_particles = 125;  // PSO (Nashed et al. Table 1)
+  double pso_w = 0.494;
+  double pso_c1 = 1.862;
+  double pso_c2 = 1.881;
+  // Velocity clamp, a fraction of the domain's width per variable: at 0.2 one seed in twenty
+  // of the 30-D sphere stagnated (the swarm collapsed away from the optimum), at 0.1 none.
+  double pso_vmax = 0.1;
+  int ss_population = 140;  // Scatter Search (Nashed et al. Table 1): diversification P
+  int ss_ref_best = 9;      // |R1|
+  int ss_ref_diverse = 1;   // |R2|
+  double ss_lambda = 0.22;  // BLX-alpha with alpha = 0.5 +- lambda
+  int ss_ls_iterations = 85;  // Solis-Wets iterations per improvement
+
+  // Stopping criteria beside the budget (every algorithm).
+  double time_limit_seconds = 0.0;  // --time-limit; 0: none
+  double target_error = -1.0;       // --target-error: stop when f - f* <= it; < 0: none
+  int runs = 1;                     // --runs K: seeds seed .. seed + K - 1
+
   std::uint64_t effective_problem_seed() const { return problem_seed ? problem_seed : seed; }
   int capacity() const { return population_size + batch; }
+  // The population the chosen algorithm keeps (MA-SW-Chains: N; DE/jDE: NP; PSO: particles;
+  // SS: the diversification population P).
+  int algorithm_population() const;
 
   // Throws UserError with one line naming the offending value.
   void validate() const;
+  void validate_algorithm() const;  // part of validate(): the fields above
 };
 
 }  // namespace chainsaw

@@ -118,4 +118,27 @@ Distribute parse_distribute(const std::string& flag, const std::string& text) {
   reject(flag, text, "must be one of none, shard, islands");
 }
 
+Algorithm parse_algorithm(const std::string& flag, const std::string& text) {
+  for (Algorithm a : {Algorithm::kMaSwChains, Algorithm::kDe, Algorithm::kJde, Algorithm::kPso,
+                      Algorithm::kScatterSearch})
+    if (text == algorithm_name(a)) return a;
+  reject(flag, text, "must be one of ma-sw-chains, de, jde, pso, ss");
+}
+
+DeCrossover parse_de_crossover(const std::string& flag, const std::string& text) {
+  for (DeCrossover c : {DeCrossover::kBinomial, DeCrossover::kExponential})
+    if (text == de_crossover_name(c)) return c;
+  reject(flag, text, "must be one of bin, exp");
+}
+
+double parse_duration_seconds(const std::string& flag, const std::string& text) {
+  const char unit = text.empty() ? '\0' : text.back();
+  const double scale = unit == 's' ? 1.0 : unit == 'm' ? 60.0 : unit == 'h' ? 3600.0 : 0.0;
+  double amount = 0.0;
+  const std::string number = scale > 0.0 ? text.substr(0, text.size() - 1) : text;
+  if (!to_double(number, amount) || !(amount >= 0.0))
+    reject(flag, text, "must be a duration >= 0 such as 30s, 10m or 2h (0: no limit)");
+  return amount * (scale > 0.0 ? scale : 1.0);
+}
+
 }  // namespace chainsaw

@@ -13,6 +13,7 @@
 #include <functional>
 #include <vector>
 
+#include "core/algorithms/stopping.hpp"
 #include "core/config.hpp"
 #include "core/engines/engine.hpp"
 #include "core/profiling.hpp"
@@ -45,6 +46,7 @@ struct RunResult {
   RunCounters counters;
   double wall_seconds = 0.0;  // all segments of a resumed run together
   PhaseTimers phases;
+  StopRecord stop;  // why the run ended before its budget, and when it reached --target-error
 };
 
 // Which unit comes next.

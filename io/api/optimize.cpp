@@ -9,6 +9,8 @@
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
 #include "fitness/problem.hpp"
+#include "core/algorithms/population_algorithm.hpp"
+#include "io/checkpoint/algorithm_checkpoint.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
 #include "io/results/output_file.hpp"
@@ -33,7 +35,10 @@ Backend choose_backend(Backend requested, const BatchObjective& objective) {
 // The checkpoint's configuration for a resume, checked against the objective and options.
 Config resumed_config(const std::string& path, const Config& fresh, const Options& options,
                       Backend& backend, std::int64_t& resumed_at) {
-  const CheckpointHeader header = read_checkpoint_header(path);
+  const CheckpointHeader header =
+      checkpoint_algorithm(path) == algorithm_name(Algorithm::kMaSwChains)
+          ? read_checkpoint_header(path)
+          : read_algorithm_checkpoint_header(path);
   const Config& saved = header.config;
   const std::string where = "Options::resume_from = " + path + ": ";
   if (saved.function != fresh.function)
@@ -56,6 +61,32 @@ Config resumed_config(const std::string& path, const Config& fresh, const Option
   backend = header.backend == Backend::kCuda ? resolve_backend(Backend::kCuda) : Backend::kCpu;
   resumed_at = header.summary.evaluations;
   return c;
+}
+
+// DE, jDE, PSO or SS on the objective: the same options, checkpoints and result.
+Result optimize_population(const Problem& problem, const Config& config, const Options& options,
+                           Backend backend, Result out) {
+  const auto setup_start = std::chrono::steady_clock::now();
+  const std::unique_ptr<PopulationAlgorithm> algorithm =
+      make_population_algorithm(config, problem, backend);
+  if (!options.resume_from.empty()) load_algorithm_checkpoint(options.resume_from, *algorithm);
+  out.setup_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+  AlgorithmCheckpointSchedule schedule("Options::checkpoint", options.checkpoint,
+                                       options.checkpoint_every, backend);
+  const RunResult r = algorithm->run(
+      options.progress, [&schedule](PopulationAlgorithm& a) { return schedule.at_safe_point(a); });
+  schedule.at_end(*algorithm);
+  out.best_fitness = r.best_fitness;
+  out.best_genes = algorithm->best_genes();
+  out.best_error = r.best_fitness - problem.optimum_value;
+  out.evaluations = r.counters;
+  out.invalid_evaluations = algorithm->invalid_evaluations();
+  out.wall_seconds = r.wall_seconds;
+  out.stop = r.stop;
+  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
+    out.phase_seconds[phase_name(static_cast<Phase>(p))] = r.phases.seconds(static_cast<Phase>(p));
+  return out;
 }
 
 }  // namespace
@@ -89,6 +120,10 @@ Result optimize(const BatchObjective& objective, const Options& options) {
   out.backend = backend;
   if (backend == Backend::kCuda) out.device = query_cuda_device().name;
 
+  if (config.algorithm != Algorithm::kMaSwChains) {
+    if (config.runs > 1) throw UserError("Options::runs: call optimize once per seed");
+    return optimize_population(problem, config, options, backend, std::move(out));
+  }
   const auto setup_start = std::chrono::steady_clock::now();
   const auto engine = make_engine(config, problem, backend);
   MaSwChains algorithm(config, problem, *engine);
@@ -98,9 +133,17 @@ Result optimize(const BatchObjective& objective, const Options& options) {
 
   CheckpointSchedule schedule("Options::checkpoint", options.checkpoint,
                               options.checkpoint_every, backend);
-  const RunResult r = algorithm.run(
-      options.progress, [&schedule](MaSwChains& a) { return schedule.at_safe_point(a); });
+  StopRule stop(config, problem.optimum_value);  // time_limit_seconds, target_error
+  RunResult r = algorithm.run(options.progress, [&](MaSwChains& a) {
+    if (stop.check(a.counters().evaluations, a.population().best_fitness(),
+                   a.loop_state().elapsed_seconds))
+      return false;
+    return schedule.at_safe_point(a);
+  });
+  if (algorithm.done()) stop.at_end(r.counters.evaluations, r.best_fitness, r.wall_seconds);
+  r.stop = stop.record();
   schedule.at_end(algorithm);
+  out.stop = r.stop;
 
   out.best_fitness = r.best_fitness;
   out.best_genes.resize(static_cast<std::size_t>(problem.dim));

@@ -16,6 +16,9 @@
 
 namespace chainsaw {
 
+// Options::algorithm picks the optimizer (docs/algorithms.md: de, jde, pso, ss and their
+// fields de_np, de_f, ..., ss_ls_iterations); time_limit_seconds and target_error stop a run
+// early. runs must be 1 (call optimize once per seed).
 // The run's settings: every algorithm parameter of Config under its name (population_size,
 // batch, blx_alpha, ..., ls_intensity, ls_ratio; docs/algorithm.md),
 // the budget max_evaluations, seed, backend (kAuto takes the GPU when there is one and the
@@ -48,6 +51,8 @@ struct Result {
   std::string device;               // the GPU's name; empty on the CPU
   int threads = 1;
   std::int64_t resumed_at_evaluations = 0;  // 0: a fresh run
+  StopRecord stop;  // why the run ended (budget, time_limit, target_error) and when it reached
+                    // Options::target_error
 };
 
 // Runs MA-SW-Chains on `objective`. Throws UserError (one line) for wrong use: a null or

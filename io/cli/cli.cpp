@@ -27,6 +27,7 @@
 #if defined(CHAINSAW_CUDA)
 #include "core/engines/cuda/cuda_engine.hpp"
 #endif
+#include "core/algorithms/population_algorithm.hpp"
 #include "core/engines/cuda/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
@@ -36,11 +37,13 @@
 #include "core/profiling.hpp"
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
+#include "io/checkpoint/algorithm_checkpoint.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
 #include "io/parse_value.hpp"
+#include "io/cli/algorithm_runs.hpp"
 #include "io/cli/profile_report.hpp"
 #include "io/cli/progress.hpp"
 #include "io/results/result_json.hpp"
@@ -112,6 +115,64 @@ void add_checkpoint_options(CLI::App& app, RunOptions& o) {
              "EVERY", "off", [&o](const std::string& f, const std::string& t) {
                o.checkpoint_every = parse_checkpoint_interval(f, t);
              });
+}
+
+// --algorithm and the other algorithms' parameters, --runs and the stopping criteria
+// (docs/algorithms.md).
+void add_algorithm_options(CLI::App& run, RunOptions& o) {
+  Config& c = o.config;
+  const char* kInt = "INT";
+  const char* kReal = "REAL";
+  add_parsed(run, o, "--algorithm",
+             "the optimizer: ma-sw-chains (the paper's memetic algorithm), de (DE/rand/1), jde "
+             "(self-adaptive DE), pso (inertia-weight PSO), ss (Scatter Search)",
+             "ma-sw-chains|de|jde|pso|ss", algorithm_name(c.algorithm),
+             [&c](const std::string& f, const std::string& t) { c.algorithm = parse_algorithm(f, t); });
+  add_number(run, o, "--de-np", c.de_np, "de, jde: population size NP", kInt, parse_int);
+  add_number(run, o, "--de-f", c.de_f, "de: scale factor F (> 0)", kReal, parse_real);
+  add_number(run, o, "--de-cr", c.de_cr, "de: crossover rate CR in [0, 1]", kReal, parse_real);
+  add_parsed(run, o, "--de-crossover", "de, jde: binomial or exponential crossover", "bin|exp",
+             de_crossover_name(c.de_crossover), [&c](const std::string& f, const std::string& t) {
+               c.de_crossover = parse_de_crossover(f, t);
+             });
+  add_number(run, o, "--jde-tau1", c.jde_tau1, "jde: probability of a new F per trial", kReal,
+             parse_real);
+  add_number(run, o, "--jde-tau2", c.jde_tau2, "jde: probability of a new CR per trial", kReal,
+             parse_real);
+  add_number(run, o, "--pso-particles", c.pso_particles, "pso: swarm size", kInt, parse_int);
+  add_number(run, o, "--pso-w", c.pso_w, "pso: inertia weight w", kReal, parse_real);
+  add_number(run, o, "--pso-c1", c.pso_c1, "pso: cognitive coefficient c1", kReal, parse_real);
+  add_number(run, o, "--pso-c2", c.pso_c2, "pso: social coefficient c2", kReal, parse_real);
+  add_number(run, o, "--pso-vmax", c.pso_vmax,
+             "pso: velocity clamp per variable, a fraction of the domain's width", kReal,
+             parse_real);
+  add_number(run, o, "--ss-population", c.ss_population, "ss: diversification population P",
+             kInt, parse_int);
+  add_number(run, o, "--ss-ref-best", c.ss_ref_best, "ss: |R1|, the best in the reference set",
+             kInt, parse_int);
+  add_number(run, o, "--ss-ref-diverse", c.ss_ref_diverse,
+             "ss: |R2|, the most diverse in the reference set", kInt, parse_int);
+  add_number(run, o, "--ss-lambda", c.ss_lambda,
+             "ss: BLX-alpha children with alpha = 0.5 + lambda and 0.5 - lambda", kReal,
+             parse_real);
+  add_number(run, o, "--ss-ls-iterations", c.ss_ls_iterations,
+             "ss: Solis-Wets iterations per improvement", kInt, parse_int);
+  add_parsed(run, o, "--time-limit",
+             "also stop after this much wall time: 30s, 10m, 2h or seconds (0: none)", "DURATION",
+             "0", [&c](const std::string& f, const std::string& t) {
+               c.time_limit_seconds = parse_duration_seconds(f, t);
+             });
+  add_parsed(run, o, "--target-error",
+             "also stop once the best f - f* <= this (CEC rules; recorded in target_reached)",
+             "REAL", "none", [&c](const std::string& f, const std::string& t) {
+               c.target_error = parse_real(f, t);
+               if (c.target_error < 0.0)
+                 throw UserError(f + " = " + t + ": must be a number >= 0");
+             });
+  add_number(run, o, "--runs", c.runs,
+             "independent runs with seeds --seed .. --seed + K - 1, one JSON with all and their "
+             "mean, sd and median (CPU: concurrently)",
+             kInt, parse_int);
 }
 
 void add_run_options(CLI::App& run, RunOptions& o) {
@@ -202,6 +263,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
              });
   run.add_flag("--restart", c.restart,
                "redraw all but the best when S_LS is empty and the random member's LS failed");
+  add_algorithm_options(run, o);
 }
 
 // The CPU backend's allocations: genes and a Solis-Wets bias vector per slot (HostEngine), and
@@ -405,6 +467,7 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
   if (ranks.comm) schedule.distribute(ranks.comm, islands ? &*islands : nullptr);
   ConvergenceTrace trace;
   RunResult result;
+  StopRule stop(config, problem->optimum_value);  // --time-limit, --target-error
   const auto run_start = Clock::now();
   {
     ProgressLine progress(stderr, !o.quiet && ::isatty(STDERR_FILENO) && ranks.root());
@@ -418,10 +481,16 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
         },
         [&](MaSwChains& a) {
           if (islands) islands->at_safe_point(a);
+          if (!islands && stop.check(a.counters().evaluations, a.population().best_fitness(),
+                                     a.loop_state().elapsed_seconds))
+            return false;
           return schedule.at_safe_point(a);
         });
+    if (algorithm->done())
+      stop.at_end(result.counters.evaluations, result.best_fitness, result.wall_seconds);
+    result.stop = stop.record();
     // A signal during the last unit comes too late to stop anything: the run is complete.
-    if (algorithm->done()) schedule.at_end(*algorithm);
+    if (algorithm->done() || stop.stopped()) schedule.at_end(*algorithm);
   }
   if (buckets) {
     engine->flush_profile();
@@ -431,7 +500,7 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
   }
   // Only a stop ends the loop early; the ranks agreed on it and leave here together, with the
   // signal the lowest-numbered one received.
-  if (!algorithm->done()) {
+  if (!algorithm->done() && !stop.stopped()) {
     double received = signals.received() ? signals.received() : SIGTERM;
     if (ranks.comm) ranks.comm->allreduce_min(&received, 1);
     const int signal_number = static_cast<int>(received);
@@ -504,6 +573,40 @@ void lay_out_shards(Config& config, const Ranks& ranks, Backend backend, bool re
   config.gpu_slices = ranks.size();
 }
 
+// The other algorithms and --runs K (io/cli/algorithm_runs.hpp): one process, one file.
+int run_algorithm_command(const Config& config, RunEnvironment env, const RunOptions& o,
+                          const Ranks& ranks) {
+  if (ranks.comm)
+    throw UserError(fmt::format("--distribute {}: only --algorithm ma-sw-chains with --runs 1 "
+                                "runs distributed",
+                                distribute_name(ranks.mode)));
+  if (config.runs > 1 && !o.checkpoint.empty())
+    throw UserError(fmt::format("--checkpoint = {}: not with --runs {} (checkpoint the runs one "
+                                "by one)",
+                                o.checkpoint, config.runs));
+  // --backend auto: the GPU where the population path runs the algorithm, else the CPU.
+  if (config.algorithm != Algorithm::kMaSwChains && config.backend == Backend::kAuto &&
+      env.backend == Backend::kCuda &&
+      !population_runs_on_cuda(config, make_problem(config.function, config.dim,
+                                                    config.effective_problem_seed(),
+                                                    config.instance),
+                               nullptr)) {
+    env.backend = Backend::kCpu;
+    env.device.clear();
+  }
+  AlgorithmRunOptions options;
+  options.output = o.output;
+  options.quiet = o.quiet;
+  options.profile = o.profile;
+  options.checkpoint = env.checkpoint;
+  options.checkpoint_every = o.checkpoint_every;
+  if (config.runs > 1) return run_many(config, env, options);
+  return run_population_algorithm(config, env, options, [&config] {
+    return make_problem(config.function, config.dim, config.effective_problem_seed(),
+                        config.instance);
+  });
+}
+
 int run_command(const RunOptions& o, const Ranks& ranks) {
   Config config = o.config;
   RunEnvironment env;
@@ -523,6 +626,8 @@ int run_command(const RunOptions& o, const Ranks& ranks) {
     }
   });
   if (o.dry_run) return dry_run(config, env.backend, ranks.root(), ranks.shard_ranks());
+  if (config.algorithm != Algorithm::kMaSwChains || config.runs > 1)
+    return run_algorithm_command(config, env, o, ranks);
   return execute(
       config, env, o,
       [&config] {
@@ -579,6 +684,23 @@ void add_resume_options(CLI::App& resume, ResumeOptions& r) {
 }
 
 int resume_command(ResumeOptions& r, const Ranks& ranks) {
+  // A DE, jDE, PSO or SS checkpoint (io/checkpoint/algorithm_checkpoint.hpp).
+  if (checkpoint_algorithm(r.file) != algorithm_name(Algorithm::kMaSwChains)) {
+    if (ranks.comm) throw UserError("checkpoint " + r.file + ": only MA-SW-Chains runs resume distributed");
+    AlgorithmResumeOverrides overrides;
+    if (r.evaluations) overrides.evaluations = *r.evaluations;
+    if (r.threads) overrides.threads = *r.threads;
+    if (r.backend) overrides.backend = *r.backend;
+    if (r.function) overrides.function = *r.function;
+    if (r.dim) overrides.dim = *r.dim;
+    AlgorithmRunOptions options;
+    options.output = r.run.output;
+    options.quiet = r.run.quiet;
+    options.profile = r.run.profile;
+    options.checkpoint = r.run.checkpoint == r.file ? std::string() : r.run.checkpoint;
+    options.checkpoint_every = r.run.checkpoint_every;
+    return resume_population_algorithm(r.file, overrides, options);
+  }
   // An islands run keeps a file per island: rank r continues island r.
   const std::string file = ranks.checkpoint_path(r.file);
   CheckpointHeader header;

@@ -10,6 +10,66 @@
 
 namespace chainsaw {
 
+// The algorithm fields (docs/algorithms.md); all optional on reading, so that files written
+// before --algorithm load as MA-SW-Chains runs.
+static void add_algorithm_config(nlohmann::ordered_json& j, const Config& c) {
+  j["algorithm"] = algorithm_name(c.algorithm);
+  j["de_np"] = c.de_np;
+  j["de_f"] = c.de_f;
+  j["de_cr"] = c.de_cr;
+  j["de_crossover"] = de_crossover_name(c.de_crossover);
+  j["jde_tau1"] = c.jde_tau1;
+  j["jde_tau2"] = c.jde_tau2;
+  j["pso_particles"] = c.pso_particles;
+  j["pso_w"] = c.pso_w;
+  j["pso_c1"] = c.pso_c1;
+  j["pso_c2"] = c.pso_c2;
+  j["pso_vmax"] = c.pso_vmax;
+  j["ss_population"] = c.ss_population;
+  j["ss_ref_best"] = c.ss_ref_best;
+  j["ss_ref_diverse"] = c.ss_ref_diverse;
+  j["ss_lambda"] = c.ss_lambda;
+  j["ss_ls_iterations"] = c.ss_ls_iterations;
+  j["time_limit_seconds"] = c.time_limit_seconds;
+  j["target_error"] = c.target_error >= 0.0 ? nlohmann::ordered_json(c.target_error)
+                                            : nlohmann::ordered_json();
+  j["runs"] = c.runs;
+}
+
+static void read_algorithm_config(const nlohmann::json& j, Config& c) {
+  auto optional = [&j](const char* key, auto& target) {
+    if (!j.contains(key) || j.at(key).is_null()) return;
+    try {
+      j.at(key).get_to(target);
+    } catch (const nlohmann::json::exception&) {
+      throw UserError(std::string("configuration field '") + key + "' has the wrong type");
+    }
+  };
+  std::string algorithm = algorithm_name(c.algorithm), crossover = de_crossover_name(c.de_crossover);
+  optional("algorithm", algorithm);
+  c.algorithm = parse_algorithm("algorithm", algorithm);
+  optional("de_np", c.de_np);
+  optional("de_f", c.de_f);
+  optional("de_cr", c.de_cr);
+  optional("de_crossover", crossover);
+  c.de_crossover = parse_de_crossover("de_crossover", crossover);
+  optional("jde_tau1", c.jde_tau1);
+  optional("jde_tau2", c.jde_tau2);
+  optional("pso_particles", c.pso_particles);
+  optional("pso_w", c.pso_w);
+  optional("pso_c1", c.pso_c1);
+  optional("pso_c2", c.pso_c2);
+  optional("pso_vmax", c.pso_vmax);
+  optional("ss_population", c.ss_population);
+  optional("ss_ref_best", c.ss_ref_best);
+  optional("ss_ref_diverse", c.ss_ref_diverse);
+  optional("ss_lambda", c.ss_lambda);
+  optional("ss_ls_iterations", c.ss_ls_iterations);
+  optional("time_limit_seconds", c.time_limit_seconds);
+  optional("target_error", c.target_error);
+  optional("runs", c.runs);
+}
+
 nlohmann::ordered_json config_to_json(const Config& c) {
   nlohmann::ordered_json j;
   j["function"] = c.function;
@@ -40,6 +100,7 @@ nlohmann::ordered_json config_to_json(const Config& c) {
   j["distribute"] = distribute_name(c.distribute);
   j["migration_every"] = c.migration_interval;
   j["gpu_slices"] = c.gpu_slices;
+  add_algorithm_config(j, c);
   return j;
 }
 
@@ -88,6 +149,7 @@ Config config_from_json(const nlohmann::json& j) {
   if (j.contains("gpu_slices")) get("gpu_slices", c.gpu_slices);  // absent: written before it
   c.rho_init = parse_rho_init("rho_init", rho_init);
   c.backend = parse_backend("backend", backend);
+  read_algorithm_config(j, c);
   return c;
 }
 
@@ -149,6 +211,12 @@ nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment
   j["resumed_from"] = path_or_null(env.resumed_from);
   if (!env.resumed_from.empty()) j["resumed_at_evaluations"] = env.resumed_at_evaluations;
 
+  j["algorithm"] = algorithm_name(config.algorithm);
+  j["stopped_by"] = stop_reason_name(r.stop.reason);
+  j["target_reached"] = r.stop.target_reached
+                            ? nlohmann::ordered_json({{"evaluations", r.stop.target_evaluations},
+                                                      {"seconds", r.stop.target_seconds}})
+                            : nlohmann::ordered_json();
   j["best_fitness"] = r.best_fitness;
   // Distance in f to the optimum value: -330 for the paper's functions, 0 for CEC 2010.
   j["best_error"] = r.best_fitness - function_optimum_value(config.function);

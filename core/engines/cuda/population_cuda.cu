@@ -1,0 +1,258 @@
+#include "core/engines/cuda/population_cuda.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "core/engines/cuda/cuda_check.hpp"
+#include "core/engines/cuda/device_buffer.hpp"
+#include "core/engines/cuda/population_kernels.cuh"
+#include "core/error.hpp"
+
+namespace chainsaw {
+
+bool population_runs_on_cuda(const Config& config, const Problem& problem, std::string* why) {
+  const char* reason = nullptr;
+  if (config.algorithm == Algorithm::kScatterSearch)
+    reason = "ss runs on the CPU backend only so far";
+  else if (config.algorithm == Algorithm::kMaSwChains)
+    reason = "ma-sw-chains runs on the CUDA engine, not the population path";
+  else if (problem.is_cec2010() || problem.is_external())
+    reason = "the GPU population path evaluates the paper's six functions only so far";
+  if (reason && why) *why = reason;
+  return reason == nullptr;
+}
+
+namespace {
+
+// Generations queued per unit before the host waits once (for the best fitness, the stopping
+// criteria and checkpoints).
+constexpr int kGenerationsPerUnit = 32;
+
+class CudaPopulation final : public PopulationAlgorithm {
+ public:
+  CudaPopulation(const Config& config, const Problem& problem)
+      : PopulationAlgorithm(config, problem),
+        pso_(config.algorithm == Algorithm::kPso),
+        n_(config.algorithm_population()),
+        dim_(problem.dim),
+        vmax_(config.pso_vmax * problem.width()) {
+    // Launch shape from the device: a warp multiple covering D, at most 256 threads (a block
+    // per individual; more individuals than SMs keep every SM busy).
+    int device = 0, warp = 32, max_threads = 1024;
+    CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
+    CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device));
+    CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerBlock, device));
+    const Dim cover = (dim_ + warp - 1) / warp * warp;
+    threads_ = static_cast<int>(std::min<Dim>(cover, std::min(256, max_threads)));
+    const std::size_t genes = static_cast<std::size_t>(n_) * static_cast<std::size_t>(dim_);
+    for (int b = 0; b < 2; ++b) {
+      genes_[b] = DeviceBuffer<real_t>(genes);
+      fitness_[b] = DeviceBuffer<double>(static_cast<std::size_t>(n_));
+      f_[b] = DeviceBuffer<double>(static_cast<std::size_t>(n_));
+      cr_[b] = DeviceBuffer<double>(static_cast<std::size_t>(n_));
+    }
+    if (pso_) {
+      velocity_ = DeviceBuffer<real_t>(genes);
+      pbest_ = DeviceBuffer<real_t>(genes);
+      pbest_fitness_ = DeviceBuffer<double>(static_cast<std::size_t>(n_));
+      gbest_ = DeviceBuffer<real_t>(static_cast<std::size_t>(dim_));
+      best_index_ = DeviceBuffer<int>(1);
+    }
+    host_fitness_.assign(static_cast<std::size_t>(n_), 0.0);
+    const bool adaptive = config.algorithm == Algorithm::kJde;
+    const std::vector<double> f(static_cast<std::size_t>(n_), adaptive ? kJdeInitialF : config.de_f);
+    const std::vector<double> cr(static_cast<std::size_t>(n_),
+                                 adaptive ? kJdeInitialCr : config.de_cr);
+    upload(f_[0].data(), f);
+    upload(cr_[0].data(), cr);
+  }
+
+  bool next_unit_cut_by_budget() const override {
+    return config_.max_evaluations - counters_.evaluations <
+           static_cast<std::int64_t>(kGenerationsPerUnit) * n_;
+  }
+  double best_fitness() const override { return host_fitness_[static_cast<std::size_t>(best_)]; }
+  std::vector<real_t> best_genes() const override {
+    std::vector<real_t> out(static_cast<std::size_t>(dim_));
+    const real_t* rows = pso_ ? pbest_.data() : genes_[current_].data();
+    stream_.synchronize();
+    CHAINSAW_CUDA_TRY(cudaMemcpy(out.data(), rows + static_cast<Dim>(best_) * dim_,
+                                 out.size() * sizeof(real_t), cudaMemcpyDeviceToHost));
+    return out;
+  }
+  int population_size() const override { return n_; }
+
+ protected:
+  void initialize_population() override {
+    ScopedBucket timer(profile_, Bucket::kFitness);
+    dispatch([&](auto fn) {
+      using Fn = decltype(fn);
+      device::initialize_kernel<Fn><<<n_, threads_, shared_bytes<Fn>(), stream_.get()>>>(
+          genes_[current_].data(), pso_ ? velocity_.data() : nullptr, fitness_[current_].data(),
+          dim_, problem_.lower, problem_.width(), vmax_, problem_.shift, config_.seed);
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+    });
+    if (pso_) {
+      CHAINSAW_CUDA_TRY(cudaMemcpyAsync(pbest_.data(), genes_[current_].data(), genes_[0].bytes(),
+                                        cudaMemcpyDeviceToDevice, stream_.get()));
+      CHAINSAW_CUDA_TRY(cudaMemcpyAsync(pbest_fitness_.data(), fitness_[current_].data(),
+                                        fitness_[0].bytes(), cudaMemcpyDeviceToDevice,
+                                        stream_.get()));
+    }
+    counters_.evaluations += n_;
+    counters_.ga_evaluations += n_;
+    refresh_best();
+  }
+
+  // Up to kGenerationsPerUnit generations queued back to back, then one wait.
+  void advance_unit(std::int64_t evaluations_left) override {
+    ScopedPhase phase(timers_, Phase::kCrossover);
+    ScopedBucket timer(profile_, Bucket::kCrossover);
+    std::int64_t left = evaluations_left;
+    for (int g = 0; g < kGenerationsPerUnit && left > 0; ++g) {
+      const int count = static_cast<int>(std::min<std::int64_t>(n_, left));
+      dispatch([&](auto fn) { launch_generation<decltype(fn)>(count); });
+      ++generation_;
+      left -= count;
+      counters_.evaluations += count;
+      counters_.ga_evaluations += count;
+    }
+    refresh_best();
+  }
+
+  void save_arrays(AlgorithmState& s) const override {
+    s.integers["generation"] = generation_;
+    if (pso_) {
+      s.genes["position"] = download(genes_[current_].data(), genes_[0].size());
+      s.genes["velocity"] = download(velocity_.data(), velocity_.size());
+      s.genes["personal_best"] = download(pbest_.data(), pbest_.size());
+      s.reals["fitness"] = download(fitness_[current_].data(), fitness_[0].size());
+      s.reals["personal_best_fitness"] = download(pbest_fitness_.data(), pbest_fitness_.size());
+      return;
+    }
+    s.genes["population"] = download(genes_[current_].data(), genes_[0].size());
+    s.reals["fitness"] = download(fitness_[current_].data(), fitness_[0].size());
+    s.reals["f"] = download(f_[current_].data(), f_[0].size());
+    s.reals["cr"] = download(cr_[current_].data(), cr_[0].size());
+  }
+
+  void restore_arrays(const AlgorithmState& s) override {
+    generation_ = integer_of(s, "generation");
+    const std::size_t n = static_cast<std::size_t>(n_), genes = n * static_cast<std::size_t>(dim_);
+    current_ = 0;
+    if (pso_) {
+      upload(genes_[0].data(), genes_of(s, "position", genes));
+      upload(velocity_.data(), genes_of(s, "velocity", genes));
+      upload(pbest_.data(), genes_of(s, "personal_best", genes));
+      upload(fitness_[0].data(), reals_of(s, "fitness", n));
+      upload(pbest_fitness_.data(), reals_of(s, "personal_best_fitness", n));
+    } else {
+      upload(genes_[0].data(), genes_of(s, "population", genes));
+      upload(fitness_[0].data(), reals_of(s, "fitness", n));
+      upload(f_[0].data(), reals_of(s, "f", n));
+      upload(cr_[0].data(), reals_of(s, "cr", n));
+    }
+    refresh_best();
+  }
+
+ private:
+  template <class F>
+  void dispatch(F&& f) {
+    visit_function(problem_.function, [&](auto fn) {
+      using Fn = decltype(fn);
+      if constexpr (std::is_same_v<Fn, GenesOnly>) {
+        throw UserError("the GPU population path evaluates the paper's six functions only so far");
+      } else {
+        f(fn);
+      }
+    });
+  }
+  template <class Fn>
+  std::size_t shared_bytes() const {
+    return static_cast<std::size_t>(threads_) * sizeof(typename Fn::Partial);
+  }
+
+  template <class Fn>
+  void launch_generation(int count) {
+    if (pso_) {
+      device::best_row_kernel<<<1, threads_, 0, stream_.get()>>>(
+          pbest_fitness_.data(), n_, pbest_.data(), dim_, best_index_.data(), gbest_.data());
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+      device::PsoStep a{genes_[current_].data(), velocity_.data(), pbest_.data(),
+                        fitness_[current_].data(), pbest_fitness_.data(), gbest_.data(), count,
+                        dim_, problem_.lower, problem_.upper, config_.pso_w, config_.pso_c1,
+                        config_.pso_c2, vmax_, problem_.shift, config_.seed,
+                        static_cast<std::uint64_t>(generation_)};
+      device::pso_step_kernel<Fn><<<count, threads_, shared_bytes<Fn>(), stream_.get()>>>(a);
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    const int next = 1 - current_;
+    device::DeGeneration a{genes_[current_].data(), genes_[next].data(),
+                           fitness_[current_].data(), fitness_[next].data(),
+                           f_[current_].data(), cr_[current_].data(), f_[next].data(),
+                           cr_[next].data(), n_, count, dim_, problem_.lower, problem_.upper,
+                           problem_.shift, config_.seed, static_cast<std::uint64_t>(generation_),
+                           config_.algorithm == Algorithm::kJde,
+                           config_.de_crossover == DeCrossover::kExponential, config_.jde_tau1,
+                           config_.jde_tau2};
+    device::de_generation_kernel<Fn><<<n_, threads_, shared_bytes<Fn>(), stream_.get()>>>(a);
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+    current_ = next;
+  }
+
+  // The one wait of a unit: the fitness the host needs for the best and the stopping rules.
+  void refresh_best() {
+    const double* f = pso_ ? pbest_fitness_.data() : fitness_[current_].data();
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(host_fitness_.data(), f, host_fitness_.size() * sizeof(double),
+                                      cudaMemcpyDeviceToHost, stream_.get()));
+    stream_.synchronize();
+    best_ = static_cast<int>(std::min_element(host_fitness_.begin(), host_fitness_.end()) -
+                             host_fitness_.begin());
+  }
+
+  template <class T>
+  std::vector<T> download(const T* device, std::size_t count) const {
+    std::vector<T> out(count);
+    stream_.synchronize();
+    CHAINSAW_CUDA_TRY(cudaMemcpy(out.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+    return out;
+  }
+  template <class T>
+  void upload(T* device, const std::vector<T>& values) {
+    // On the run's stream and waited for: a pageable cudaMemcpy may return before its DMA ends,
+    // and the non-blocking stream would not wait for it.
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(device, values.data(), values.size() * sizeof(T),
+                                      cudaMemcpyHostToDevice, stream_.get()));
+    stream_.synchronize();
+  }
+
+  bool pso_;
+  int n_;
+  Dim dim_;
+  double vmax_;
+  int threads_ = 32;
+  CudaStream stream_;
+  DeviceBuffer<real_t> genes_[2];  // DE: double-buffered generations; PSO: positions in [0]
+  DeviceBuffer<double> fitness_[2], f_[2], cr_[2];
+  int current_ = 0;
+  DeviceBuffer<real_t> velocity_, pbest_, gbest_;
+  DeviceBuffer<double> pbest_fitness_;
+  DeviceBuffer<int> best_index_;
+  std::vector<double> host_fitness_;
+  int best_ = 0;
+  std::int64_t generation_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<PopulationAlgorithm> make_cuda_population_algorithm(const Config& config,
+                                                                    const Problem& problem) {
+  std::string why;
+  if (!population_runs_on_cuda(config, problem, &why))
+    throw UserError(std::string("--algorithm ") + algorithm_name(config.algorithm) +
+                    " --backend cuda: " + why + "; use --backend cpu");
+  return std::make_unique<CudaPopulation>(config, problem);
+}
+
+}  // namespace chainsaw

@@ -1,0 +1,226 @@
+// The population-parallel GPU path of DE, jDE and PSO (docs/algorithms.md): a block per
+// individual, and a whole generation of it (mutation, crossover, evaluation, selection) in one
+// fused kernel. The per-gene math and the keyed random streams are the CPU's
+// (core/algorithms/population_ops.hpp), so a GPU run draws exactly the CPU run's numbers; only
+// the fitness reduction's order (and the device's transcendental functions) differ, which is
+// why the backends agree statistically rather than bit for bit.
+//
+// Double buffering makes a generation a single launch without races: every block reads the
+// generation's population (in) and writes only its own row of the next one (out): the trial
+// when f(trial) <= f(target), else the target copied. The host swaps the buffers per launch and
+// queues many generations before it waits once (population_cuda.cu).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "core/algorithms/population_ops.hpp"
+#include "core/types.hpp"
+#include "fitness/problem.hpp"
+
+namespace chainsaw::device {
+
+// Genes of a block's thread: a contiguous range, so that ordered partials (Schwefel 1.2's
+// prefix) combine in index order.
+struct GeneRange {
+  Dim begin, end;
+};
+__device__ inline GeneRange thread_genes(Dim dim) {
+  const Dim per = (dim + blockDim.x - 1) / blockDim.x;
+  const Dim begin = static_cast<Dim>(threadIdx.x) * per;
+  return {begin < dim ? begin : dim, begin + per < dim ? begin + per : dim};
+}
+
+// The block's f from each thread's partial: a shared-memory tree that combines neighbouring
+// ranges in index order (exact for non-commutative partials; the same bits run after run).
+// Every thread gets f. `parts` holds blockDim.x partials.
+template <class Fn>
+__device__ double block_fitness(typename Fn::Partial mine, typename Fn::Partial* parts, Dim dim) {
+  parts[threadIdx.x] = mine;
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    if (threadIdx.x % (2 * s) == 0 && threadIdx.x + s < blockDim.x)
+      parts[threadIdx.x] = Fn::Partial::combine(parts[threadIdx.x], parts[threadIdx.x + s]);
+    __syncthreads();
+  }
+  const double f = Fn::finish(parts[0], dim) + Fn::kBias;
+  __syncthreads();  // parts may be reused
+  return f;
+}
+
+struct DeGeneration {
+  const real_t* in;
+  real_t* out;
+  const double* fitness_in;
+  double* fitness_out;
+  const double* f_in;  // per individual (plain DE: all --de-f)
+  const double* cr_in;
+  double* f_out;
+  double* cr_out;
+  int np, count;  // individuals; those < count make a trial (the budget's last generation)
+  Dim dim;
+  double lower, upper;
+  Shift shift;
+  std::uint64_t seed, generation;
+  bool adaptive, exponential;
+  double tau1, tau2;
+};
+
+template <class Fn>
+__global__ void de_generation_kernel(DeGeneration a) {
+  extern __shared__ unsigned char shared_raw[];
+  auto* parts = reinterpret_cast<typename Fn::Partial*>(shared_raw);
+  __shared__ int r[3];
+  __shared__ double f_cr[2];
+  __shared__ Dim start, length;
+  __shared__ std::uint64_t key;
+  const int i = blockIdx.x;
+  const Dim row = static_cast<Dim>(i) * a.dim;
+  const GeneRange g = thread_genes(a.dim);
+  if (i >= a.count) {  // no trial: the target carries over
+    for (Dim j = g.begin; j < g.end; ++j) a.out[row + j] = a.in[row + j];
+    if (threadIdx.x == 0) {
+      a.fitness_out[i] = a.fitness_in[i];
+      a.f_out[i] = a.f_in[i];
+      a.cr_out[i] = a.cr_in[i];
+    }
+    return;
+  }
+  if (threadIdx.x == 0) {
+    const auto individual = static_cast<std::uint64_t>(i);
+    key = population_key(a.seed, PopulationPurpose::kGeneration, a.generation, individual);
+    JdeParameters p{a.f_in[i], a.cr_in[i]};
+    if (a.adaptive)
+      p = jde_adapt(population_key(a.seed, PopulationPurpose::kJdeParameters, a.generation,
+                                   individual),
+                    p, a.tau1, a.tau2);
+    f_cr[0] = p.f;
+    f_cr[1] = p.cr;
+    int picked[3];
+    de_pick_indices(key, a.np, i, picked);
+    r[0] = picked[0];
+    r[1] = picked[1];
+    r[2] = picked[2];
+    start = below_from(u64_at(key, kDeStartDraw), static_cast<std::uint32_t>(a.dim));
+    length = a.exponential ? de_exponential_length(key, p.cr, a.dim) : 0;
+  }
+  __syncthreads();
+  const real_t* x = a.in + row;
+  const real_t* xa = a.in + static_cast<Dim>(r[0]) * a.dim;
+  const real_t* xb = a.in + static_cast<Dim>(r[1]) * a.dim;
+  const real_t* xc = a.in + static_cast<Dim>(r[2]) * a.dim;
+  real_t* trial = a.out + row;
+  typename Fn::Partial partial{};
+  for (Dim j = g.begin; j < g.end; ++j) {
+    const bool take =
+        a.exponential
+            ? de_exponential_takes(j, start, length, a.dim)
+            : de_binomial_takes(uniform_at(key, kDeGeneDraws + static_cast<std::uint64_t>(j)),
+                                f_cr[1], j, start);
+    const real_t gene =
+        take ? de_mutant_gene(xa[j], xb[j], xc[j], f_cr[0], x[j], a.lower, a.upper) : x[j];
+    trial[j] = gene;
+    Fn::accumulate(partial, shifted_gene(gene, a.shift, j), j + 1);
+  }
+  const double f = block_fitness<Fn>(partial, parts, a.dim);
+  if (f <= a.fitness_in[i]) {
+    if (threadIdx.x == 0) {
+      a.fitness_out[i] = f;
+      a.f_out[i] = f_cr[0];
+      a.cr_out[i] = f_cr[1];
+    }
+  } else {  // the target survives: each thread puts back its own range
+    for (Dim j = g.begin; j < g.end; ++j) trial[j] = x[j];
+    if (threadIdx.x == 0) {
+      a.fitness_out[i] = a.fitness_in[i];
+      a.f_out[i] = a.f_in[i];
+      a.cr_out[i] = a.cr_in[i];
+    }
+  }
+}
+
+struct PsoStep {
+  real_t* x;
+  real_t* v;
+  real_t* pbest;
+  double* fitness;
+  double* pbest_fitness;
+  const real_t* gbest;  // a copy of the global best's genes, made before the step
+  int count;
+  Dim dim;
+  double lower, upper, w, c1, c2, vmax;
+  Shift shift;
+  std::uint64_t seed, step;
+};
+
+template <class Fn>
+__global__ void pso_step_kernel(PsoStep a) {
+  extern __shared__ unsigned char shared_raw[];
+  auto* parts = reinterpret_cast<typename Fn::Partial*>(shared_raw);
+  const int i = blockIdx.x;
+  if (i >= a.count) return;
+  const Dim row = static_cast<Dim>(i) * a.dim;
+  const GeneRange g = thread_genes(a.dim);
+  const std::uint64_t key = population_key(a.seed, PopulationPurpose::kGeneration, a.step,
+                                           static_cast<std::uint64_t>(i));
+  typename Fn::Partial partial{};
+  for (Dim j = g.begin; j < g.end; ++j) {
+    const auto k = static_cast<std::uint64_t>(j);
+    const double velocity =
+        pso_velocity_gene(a.v[row + j], a.x[row + j], a.pbest[row + j], a.gbest[j], a.w, a.c1,
+                          a.c2, uniform_at(key, 2 * k), uniform_at(key, 2 * k + 1), a.vmax);
+    const PsoGene moved = pso_move_gene(a.x[row + j], velocity, a.lower, a.upper);
+    a.x[row + j] = moved.x;
+    a.v[row + j] = moved.v;
+    Fn::accumulate(partial, shifted_gene(moved.x, a.shift, j), j + 1);
+  }
+  const double f = block_fitness<Fn>(partial, parts, a.dim);
+  if (threadIdx.x == 0) a.fitness[i] = f;
+  if (f <= a.pbest_fitness[i]) {
+    for (Dim j = g.begin; j < g.end; ++j) a.pbest[row + j] = a.x[row + j];
+    __syncthreads();  // every thread has read pbest_fitness[i] before it changes
+    if (threadIdx.x == 0) a.pbest_fitness[i] = f;
+  }
+}
+
+// One block: the lowest-index best of `fitness` (n values), and a copy of its row into `best`.
+__global__ void best_row_kernel(const double* fitness, int n, const real_t* rows, Dim dim,
+                                int* best_index, real_t* best) {
+  __shared__ int index;
+  if (threadIdx.x == 0) {
+    int b = 0;
+    for (int i = 1; i < n; ++i)
+      if (fitness[i] < fitness[b]) b = i;
+    index = b;
+    *best_index = b;
+  }
+  __syncthreads();
+  for (Dim j = threadIdx.x; j < dim; j += blockDim.x) best[j] = rows[static_cast<Dim>(index) * dim + j];
+}
+
+// The initial population: gene j of row i is draw j of stream (seed, kInitial, 0, i), as on the
+// CPU; evaluated in the same launch. velocity (may be null): PSO's, draws D + j.
+template <class Fn>
+__global__ void initialize_kernel(real_t* genes, real_t* velocity, double* fitness, Dim dim,
+                                  double lower, double width, double vmax, Shift shift,
+                                  std::uint64_t seed) {
+  extern __shared__ unsigned char shared_raw[];
+  auto* parts = reinterpret_cast<typename Fn::Partial*>(shared_raw);
+  const int i = blockIdx.x;
+  const Dim row = static_cast<Dim>(i) * dim;
+  const GeneRange g = thread_genes(dim);
+  const std::uint64_t key =
+      population_key(seed, PopulationPurpose::kInitial, 0, static_cast<std::uint64_t>(i));
+  typename Fn::Partial partial{};
+  for (Dim j = g.begin; j < g.end; ++j) {
+    const auto k = static_cast<std::uint64_t>(j);
+    const auto gene = static_cast<real_t>(lower + width * uniform_at(key, k));
+    genes[row + j] = gene;
+    if (velocity)
+      velocity[row + j] = static_cast<real_t>(vmax * (2.0 * uniform_at(key, dim + k) - 1.0));
+    Fn::accumulate(partial, shifted_gene(gene, shift, j), j + 1);
+  }
+  const double f = block_fitness<Fn>(partial, parts, dim);
+  if (threadIdx.x == 0) fitness[i] = f;
+}
+
+}  // namespace chainsaw::device

@@ -1,0 +1,300 @@
+#include "io/checkpoint/algorithm_checkpoint.hpp"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "fitness/cec2010/cec2010_instance.hpp"
+#include "io/checkpoint/hdf5_file.hpp"
+#include "io/instance_file.hpp"
+#include "io/results/output_file.hpp"
+#include "io/results/result_json.hpp"
+#include "io/version.hpp"
+
+namespace chainsaw {
+
+namespace {
+
+constexpr const char* kFormat = "chainsaw checkpoint";
+constexpr hsize_t kChunk = hsize_t{1} << 20;
+
+const char* genes_type_name() { return sizeof(real_t) == 8 ? "float64" : "float32"; }
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+[[noreturn]] void damaged(const std::string& path, const std::string& why) {
+  throw UserError("checkpoint " + path + ": " + why);
+}
+
+template <class T>
+void write_array(hid_t group, const std::string& name, const std::vector<T>& values) {
+  const auto n = static_cast<hsize_t>(values.size());
+  const hsize_t chunk = std::max<hsize_t>(1, std::min<hsize_t>(n, kChunk));
+  h5::Handle dataset = h5::create_dataset(group, name, h5::native_type<T>(), {n}, {chunk});
+  if (n > 0) h5::write_block(dataset.get(), h5::native_type<T>(), 0, 0, n, values.data());
+}
+
+template <class T>
+std::vector<T> read_array(const std::string& path, hid_t group, const std::string& name) {
+  try {
+    h5::Handle dataset = h5::open_dataset(group, name);
+    const std::vector<hsize_t> dims = h5::dataset_dims(dataset.get());
+    const h5::StoredType type = h5::dataset_type(dataset.get());
+    const H5T_class_t expected = std::is_floating_point_v<T> ? H5T_FLOAT : H5T_INTEGER;
+    if (dims.size() != 1 || type.type_class != expected || type.size != sizeof(T))
+      damaged(path, "dataset " + name + " has the wrong shape or type");
+    std::vector<T> values(dims[0]);
+    if (dims[0] > 0) h5::read_block(dataset.get(), h5::native_type<T>(), 0, 0, dims[0], values.data());
+    return values;
+  } catch (const h5::Error& e) {
+    damaged(path, "dataset " + name + " " + e.what());
+  }
+}
+
+h5::Handle open_read_only(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) damaged(path, "no such file");
+  h5::silence_library_errors();
+  if (H5Fis_hdf5(path.c_str()) <= 0) damaged(path, "not an HDF5 file");
+  try {
+    return h5::open_file_read_only(path);
+  } catch (const h5::Error& e) {
+    damaged(path, e.what());
+  }
+}
+
+struct Read {
+  CheckpointHeader header;
+  nlohmann::json state;
+};
+
+Read read_header(const std::string& path, const h5::Handle& file) {
+  Read r;
+  r.header.summary = inspect_checkpoint(path);
+  const CheckpointSummary& s = r.header.summary;
+  try {
+    h5::Handle run = h5::open_group(file.get(), "run");
+    const std::vector<std::uint8_t> bytes = read_array<std::uint8_t>(path, run.get(), "state");
+    r.state = nlohmann::json::parse(bytes.begin(), bytes.end());
+    r.header.config = config_from_json(r.state.at("config"));
+    r.header.config.validate();
+  } catch (const h5::Error& e) {
+    damaged(path, e.what());
+  } catch (const nlohmann::json::exception&) {
+    damaged(path, "run/state is not a population algorithm's state");
+  } catch (const UserError& e) {
+    damaged(path, e.what());
+  }
+  const Config& c = r.header.config;
+  if (c.algorithm == Algorithm::kMaSwChains ||
+      r.state.value("algorithm", "") != algorithm_name(c.algorithm))
+    damaged(path, "run/state's algorithm disagrees with its configuration");
+  if (s.function != c.function || s.dim != c.dim || s.budget != c.max_evaluations ||
+      r.state.value("backend", "") != s.backend)
+    damaged(path, "the summary attributes disagree with run/state");
+  if (s.genes_type != genes_type_name())
+    damaged(path, "written by a " + s.genes_type + " build; this chainsaw stores " +
+                      genes_type_name() + " genes");
+  try {
+    r.header.backend = parse_backend("backend", s.backend);
+  } catch (const UserError&) {
+    damaged(path, "unknown backend " + s.backend);
+  }
+  const FunctionInfo* info =
+      is_user_objective_name(c.function) ? nullptr : &function_info(c.function);
+  if (info != nullptr && cec2010_number(info->id) != 0) {
+    if (!h5::has_link(file.get(), "instance"))
+      damaged(path, "has no group instance (the CEC 2010 instance of " + s.function + ")");
+    const std::string source = "checkpoint " + path + ": instance";
+    try {
+      h5::Handle group = h5::open_group(file.get(), "instance");
+      const CecInstanceData data = read_instance_group(group.get(), *info, c.dim, source);
+      r.header.instance = std::make_shared<const CecInstance>(
+          CecInstance::from_data(data, *info, c.dim, c.effective_problem_seed(), source));
+    } catch (const h5::Error& e) {
+      damaged(path, std::string("instance: ") + e.what());
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string checkpoint_algorithm(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "ma-sw-chains";
+  h5::silence_library_errors();
+  if (H5Fis_hdf5(path.c_str()) <= 0) return "ma-sw-chains";
+  try {
+    h5::Handle file = h5::open_file_read_only(path);
+    if (!h5::has_attribute(file.get(), "algorithm")) return "ma-sw-chains";
+    return h5::read_string_attribute(file.get(), "algorithm");
+  } catch (const h5::Error&) {
+    return "ma-sw-chains";
+  }
+}
+
+void write_algorithm_checkpoint(const std::string& flag, const std::string& path,
+                                PopulationAlgorithm& algorithm, Backend backend,
+                                const std::string& reason) {
+  const Config& config = algorithm.config();
+  const AlgorithmState state = algorithm.save_state();
+  nlohmann::ordered_json j;
+  j["format"] = kFormat;
+  j["backend"] = backend_name(backend);
+  j["genes"] = genes_type_name();
+  j["algorithm"] = algorithm_name(config.algorithm);
+  j["config"] = config_to_json(config);
+  j["integers"] = state.integers;
+  const std::string text = j.dump();
+  commit_atomically(flag, path, [&](const std::string& temporary) {
+    try {
+      h5::Handle file = h5::create_file(temporary);
+      const hid_t root = file.get();
+      h5::write_attribute(root, "format", std::string(kFormat));
+      h5::write_attribute(root, "format_version", kCheckpointFormatVersion);
+      h5::write_attribute(root, "chainsaw_version", std::string(kVersion));
+      h5::write_attribute(root, "written_at", utc_now());
+      h5::write_attribute(root, "reason", reason);
+      h5::write_attribute(root, "backend", std::string(backend_name(backend)));
+      h5::write_attribute(root, "genes_type", std::string(genes_type_name()));
+      h5::write_attribute(root, "function", config.function);
+      h5::write_attribute(root, "dim", static_cast<std::int64_t>(config.dim));
+      h5::write_attribute(root, "capacity", static_cast<std::int64_t>(algorithm.population_size()));
+      h5::write_attribute(root, "evaluations", algorithm.counters().evaluations);
+      h5::write_attribute(root, "budget", config.max_evaluations);
+      h5::write_attribute(root, "best_fitness", algorithm.best_fitness());
+      h5::write_attribute(root, "config", config_to_json(config).dump());
+      h5::write_attribute(root, "algorithm", std::string(algorithm_name(config.algorithm)));
+      {
+        h5::Handle run = h5::create_group(root, "run");
+        write_array(run.get(), "state", std::vector<std::uint8_t>(text.begin(), text.end()));
+      }
+      {
+        h5::Handle group = h5::create_group(root, "algorithm");
+        for (const auto& [name, values] : state.genes) write_array(group.get(), name, values);
+        for (const auto& [name, values] : state.reals) write_array(group.get(), name, values);
+      }
+      if (const Problem& problem = algorithm.problem(); problem.is_cec2010()) {
+        h5::Handle group = h5::create_group(root, "instance");
+        write_instance_group(group.get(), *problem.cec, function_info(problem.function),
+                             instance_origin(config.instance, config.effective_problem_seed()),
+                             kChunk);
+      }
+      file.close("cannot finish the file");
+    } catch (const h5::Error& e) {
+      throw UserError(flag + " = " + path + ": cannot write the checkpoint: " + e.what());
+    }
+  });
+}
+
+CheckpointHeader read_algorithm_checkpoint_header(const std::string& path) {
+  h5::Handle file = open_read_only(path);
+  return read_header(path, file).header;
+}
+
+void load_algorithm_checkpoint(const std::string& path, PopulationAlgorithm& algorithm) {
+  h5::Handle file = open_read_only(path);
+  const Read r = read_header(path, file);
+  const Config& config = algorithm.config();
+  CHAINSAW_EXPECTS(config.dim == r.header.config.dim &&
+                       config.algorithm == r.header.config.algorithm,
+                   "the algorithm was not built from the checkpoint's configuration");
+  const Problem& problem = algorithm.problem();
+  if (r.header.instance && !(problem.cec && r.header.instance->same_as(*problem.cec)))
+    damaged(path, "the run's CEC 2010 instance is not the one the checkpoint embeds");
+  AlgorithmState state;
+  try {
+    for (const auto& [name, value] : r.state.at("integers").items())
+      state.integers[name] = value.get<std::int64_t>();
+  } catch (const nlohmann::json::exception&) {
+    damaged(path, "run/state's integers are incomplete");
+  }
+  if (state.integers["evaluations"] > config.max_evaluations)
+    throw UserError(fmt::format("checkpoint {}: {} evaluations are done already, more than the "
+                                "budget of {}",
+                                path, state.integers["evaluations"], config.max_evaluations));
+  // Which arrays are genes and which doubles: the stored type says.
+  try {
+    h5::Handle group = h5::open_group(file.get(), "algorithm");
+    const AlgorithmState expected = algorithm.save_state();  // the names and kinds
+    for (const auto& entry : expected.genes)
+      state.genes[entry.first] = read_array<real_t>(path, group.get(), entry.first);
+    for (const auto& entry : expected.reals)
+      state.reals[entry.first] = read_array<double>(path, group.get(), entry.first);
+  } catch (const h5::Error& e) {
+    damaged(path, e.what());
+  }
+  try {
+    algorithm.restore_state(state);
+  } catch (const UserError& e) {
+    damaged(path, e.what());
+  }
+}
+
+AlgorithmCheckpointSchedule::AlgorithmCheckpointSchedule(std::string flag, std::string path,
+                                                         CheckpointInterval every,
+                                                         Backend backend,
+                                                         std::function<bool()> stop_requested,
+                                                         KernelProfile* profile)
+    : flag_(std::move(flag)),
+      path_(std::move(path)),
+      every_(every),
+      backend_(backend),
+      stop_requested_(std::move(stop_requested)),
+      profile_(profile),
+      last_time_(std::chrono::steady_clock::now()) {}
+
+void AlgorithmCheckpointSchedule::write(PopulationAlgorithm& algorithm, const char* reason) {
+  const auto start = std::chrono::steady_clock::now();
+  {
+    ScopedBucket timer(profile_, Bucket::kCheckpointIo);
+    write_algorithm_checkpoint(flag_, path_, algorithm, backend_, reason);
+  }
+  algorithm.add_phase_time(Phase::kCheckpoint,
+                           std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                               .count());
+  last_time_ = std::chrono::steady_clock::now();
+  last_evaluations_ = algorithm.counters().evaluations;
+}
+
+bool AlgorithmCheckpointSchedule::at_safe_point(PopulationAlgorithm& algorithm) {
+  const bool stop = stop_requested_ && stop_requested_();
+  if (path_.empty()) return !stop;
+  if (stop) {
+    write(algorithm, "signal");
+    return false;
+  }
+  if (!final_written_ && algorithm.next_unit_cut_by_budget()) {
+    write(algorithm, "final");
+    final_written_ = true;
+    return true;
+  }
+  const std::int64_t evaluations = algorithm.counters().evaluations;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_time_).count();
+  if ((every_.evaluations > 0 && evaluations - last_evaluations_ >= every_.evaluations) ||
+      (every_.seconds > 0.0 && seconds >= every_.seconds))
+    write(algorithm, "periodic");
+  return true;
+}
+
+void AlgorithmCheckpointSchedule::at_end(PopulationAlgorithm& algorithm) {
+  if (path_.empty() || final_written_) return;
+  write(algorithm, "final");
+  final_written_ = true;
+}
+
+}  // namespace chainsaw

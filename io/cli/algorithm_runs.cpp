@@ -1,0 +1,366 @@
+#include "io/cli/algorithm_runs.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/algorithms/ma_sw_chains.hpp"
+#include "core/algorithms/population_algorithm.hpp"
+#include "core/convergence_trace.hpp"
+#include "core/engines/cuda/device_info.hpp"
+#include "core/engines/engine_factory.hpp"
+#include "core/error.hpp"
+#include "fitness/problem.hpp"
+#include "io/checkpoint/algorithm_checkpoint.hpp"
+#include "io/cli/profile_report.hpp"
+#include "io/cli/progress.hpp"
+#include "io/instance_file.hpp"
+#include "io/results/output_file.hpp"
+#include "io/version.hpp"
+
+namespace chainsaw {
+
+namespace {
+
+// SIGINT/SIGTERM stop a population run at its next safe point (a checkpoint is written
+// there); a second signal gets the default action.
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void note_signal(int signal_number) { g_signal = signal_number; }
+
+class Signals {
+ public:
+  Signals() {
+    g_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = note_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~Signals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  Signals(const Signals&) = delete;
+  Signals& operator=(const Signals&) = delete;
+  int received() const { return g_signal; }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+void emit(const std::string& output, const nlohmann::ordered_json& json) {
+  const std::string text = json.dump(2) + "\n";
+  if (output.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  } else {
+    write_file_atomically("--output", output, text);
+  }
+}
+
+std::string where(const RunEnvironment& env) {
+  return env.backend == Backend::kCuda ? "cuda: " + env.device
+                                       : fmt::format("cpu, {} threads", env.threads);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// One run of any algorithm without progress line, signals or checkpoints: a member of --runs.
+nlohmann::ordered_json one_of_many(const Config& config, const RunEnvironment& env,
+                                   bool profile) {
+  const auto setup_start = std::chrono::steady_clock::now();
+  const Problem problem = make_problem(config.function, config.dim,
+                                       config.effective_problem_seed(), config.instance);
+  ProfileReport report;
+  KernelProfile* const buckets = profile ? &report.buckets : nullptr;
+  ConvergenceTrace trace;
+  RunEnvironment run_env = env;
+  RunResult result;
+  auto add = [&trace](const Progress& p) { trace.add(p); };
+  double setup = 0.0;
+  const auto run_start = std::chrono::steady_clock::now();
+  if (config.algorithm == Algorithm::kMaSwChains) {
+    const std::unique_ptr<Engine> engine = make_engine(config, problem, env.backend);
+    if (buckets) engine->set_profile(buckets);
+    MaSwChains algorithm(config, problem, *engine);
+    setup = seconds_since(setup_start);
+    StopRule stop(config, problem.optimum_value);
+    result = algorithm.run(add, [&stop](MaSwChains& a) {
+      return !stop.check(a.counters().evaluations, a.population().best_fitness(),
+                         a.loop_state().elapsed_seconds);
+    });
+    stop.at_end(result.counters.evaluations, result.best_fitness, result.wall_seconds);
+    result.stop = stop.record();
+    if (buckets) engine->flush_profile();
+  } else {
+    const std::unique_ptr<PopulationAlgorithm> algorithm =
+        make_population_algorithm(config, problem, env.backend);
+    algorithm->set_profile(buckets);
+    setup = seconds_since(setup_start);
+    result = algorithm->run(add);
+  }
+  run_env.setup_seconds = setup;
+  report.clock = env.backend == Backend::kCuda ? "gpu_windows" : "steady_clock";
+  report.setup_seconds = setup;
+  report.run_seconds = seconds_since(run_start);
+  return result_to_json(config, run_env, result, &trace, buckets ? &report : nullptr);
+}
+
+struct Statistics {
+  double mean = 0.0, sd = 0.0, median = 0.0;
+};
+
+Statistics statistics(std::vector<double> v) {
+  Statistics s;
+  if (v.empty()) return s;
+  double sum = 0.0;
+  for (double x : v) sum += x;
+  s.mean = sum / static_cast<double>(v.size());
+  double squares = 0.0;
+  for (double x : v) squares += (x - s.mean) * (x - s.mean);
+  s.sd = v.size() > 1 ? std::sqrt(squares / static_cast<double>(v.size() - 1)) : 0.0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  s.median = n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return s;
+}
+
+}  // namespace
+
+nlohmann::ordered_json summarize_runs(const std::vector<nlohmann::ordered_json>& runs) {
+  nlohmann::ordered_json summary;
+  auto measure = [&](const char* name, const std::function<nlohmann::json(const nlohmann::ordered_json&)>& get) {
+    std::vector<double> values;
+    for (const auto& r : runs) {
+      const nlohmann::json v = get(r);
+      if (v.is_number()) values.push_back(v.get<double>());
+    }
+    const Statistics s = statistics(values);
+    // NaN (a user objective's unknown optimum) is not JSON: such a measure is null.
+    auto number = [](double x) {
+      return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json();
+    };
+    summary[name] = values.empty() ? nlohmann::ordered_json()
+                                   : nlohmann::ordered_json({{"mean", number(s.mean)},
+                                                             {"sd", number(s.sd)},
+                                                             {"median", number(s.median)}});
+  };
+  measure("best_fitness", [](const auto& r) { return r.at("best_fitness"); });
+  measure("best_error", [](const auto& r) { return r.at("best_error"); });
+  measure("distance_to_optimum", [](const auto& r) { return r.at("distance_to_optimum"); });
+  measure("evaluations", [](const auto& r) { return r.at("evaluations").at("total"); });
+  measure("wall_seconds", [](const auto& r) { return r.at("wall_seconds"); });
+  int reached = 0;
+  std::vector<nlohmann::ordered_json> reached_runs;
+  for (const auto& r : runs)
+    if (!r.at("target_reached").is_null()) {
+      ++reached;
+      reached_runs.push_back(r);
+    }
+  summary["target_reached_runs"] = reached;
+  summary["target_reached_rate"] =
+      runs.empty() ? 0.0 : static_cast<double>(reached) / static_cast<double>(runs.size());
+  // Over the runs that reached the target only (CEC's "FEs to reach").
+  auto reached_measure = [&](const char* name, const char* field) {
+    std::vector<double> values;
+    for (const auto& r : reached_runs) values.push_back(r.at("target_reached").at(field).get<double>());
+    const Statistics s = statistics(values);
+    summary[name] = values.empty() ? nlohmann::ordered_json()
+                                   : nlohmann::ordered_json({{"mean", s.mean},
+                                                             {"sd", s.sd},
+                                                             {"median", s.median}});
+  };
+  reached_measure("target_evaluations", "evaluations");
+  reached_measure("target_seconds", "seconds");
+  return summary;
+}
+
+int run_many(const Config& config, RunEnvironment env, const AlgorithmRunOptions& o) {
+  if (config.threads > 0) omp_set_num_threads(config.threads);
+  env.threads = omp_get_max_threads();
+  const int k = config.runs;
+  std::vector<nlohmann::ordered_json> results(static_cast<std::size_t>(k));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(k));
+  const auto start = std::chrono::steady_clock::now();
+  auto run_one = [&](int i) {
+    try {
+      Config c = config;
+      c.seed = config.seed + static_cast<std::uint64_t>(i);
+      c.runs = 1;
+      results[static_cast<std::size_t>(i)] = one_of_many(c, env, o.profile);
+    } catch (...) {
+      errors[static_cast<std::size_t>(i)] = std::current_exception();
+    }
+  };
+  if (env.backend == Backend::kCpu) {
+    // A run per thread; each run's own parallel loops then run serially (nested regions are
+    // inactive), and its result does not depend on the thread count.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(std::min(k, env.threads))
+    for (int i = 0; i < k; ++i) run_one(i);
+  } else {
+    for (int i = 0; i < k; ++i) run_one(i);
+  }
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  const double total = seconds_since(start);
+
+  nlohmann::ordered_json j;
+  j["chainsaw_version"] = kVersion;
+  j["genes"] = sizeof(real_t) == 8 ? "float64" : "float32";
+  j["algorithm"] = algorithm_name(config.algorithm);
+  j["runs"] = k;
+  nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
+  for (int i = 0; i < k; ++i) seeds.push_back(config.seed + static_cast<std::uint64_t>(i));
+  j["seeds"] = seeds;
+  j["config"] = config_to_json(config);
+  j["backend"] = backend_name(env.backend);
+  j["device"] = env.device.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(env.device);
+  j["threads"] = env.threads;
+  j["wall_seconds"] = total;  // all runs, as they ran (concurrently on the CPU)
+  j["summary"] = summarize_runs(results);
+  j["results"] = results;
+  emit(o.output, j);
+  if (!o.quiet) {
+    const auto& best = j["summary"]["best_error"];
+    std::fprintf(stderr,
+                 "chainsaw: %s %s D=%lld: %d runs (seeds %llu..%llu), best error mean %s, "
+                 "median %s in %.2f s (%s)%s\n",
+                 algorithm_name(config.algorithm), config.function.c_str(),
+                 static_cast<long long>(config.dim), k,
+                 static_cast<unsigned long long>(config.seed),
+                 static_cast<unsigned long long>(config.seed + static_cast<std::uint64_t>(k - 1)),
+                 best.is_null() ? "n/a" : fmt::format("{:.6e}", best["mean"].get<double>()).c_str(),
+                 best.is_null() ? "n/a" : fmt::format("{:.6e}", best["median"].get<double>()).c_str(),
+                 total, where(env).c_str(), o.output.empty() ? "" : (" -> " + o.output).c_str());
+  }
+  return 0;
+}
+
+int run_population_algorithm(const Config& config, RunEnvironment env,
+                             const AlgorithmRunOptions& o,
+                             const std::function<Problem()>& make_problem_fn) {
+  if (config.threads > 0) omp_set_num_threads(config.threads);
+  env.threads = omp_get_max_threads();
+  ProfileReport report;
+  KernelProfile* const buckets = o.profile ? &report.buckets : nullptr;
+  const auto setup_start = std::chrono::steady_clock::now();
+  const Problem problem = make_problem_fn();
+  const std::unique_ptr<PopulationAlgorithm> algorithm =
+      make_population_algorithm(config, problem, env.backend);
+  algorithm->set_profile(buckets);
+  if (!o.resume_from.empty()) {
+    ScopedBucket timer(buckets, Bucket::kCheckpointIo);
+    load_algorithm_checkpoint(o.resume_from, *algorithm);
+  }
+  env.setup_seconds = seconds_since(setup_start);
+
+  Signals signals;
+  AlgorithmCheckpointSchedule schedule("--checkpoint", o.checkpoint, o.checkpoint_every,
+                                       env.backend,
+                                       [&signals] { return signals.received() != 0; }, buckets);
+  ConvergenceTrace trace;
+  RunResult result;
+  const auto run_start = std::chrono::steady_clock::now();
+  {
+    ProgressLine progress(stderr, !o.quiet && ::isatty(STDERR_FILENO));
+    result = algorithm->run(
+        [&](const Progress& p) {
+          progress.update(p);
+          trace.add(p);
+        },
+        [&](PopulationAlgorithm& a) { return schedule.at_safe_point(a); });
+    if (algorithm->done()) schedule.at_end(*algorithm);
+  }
+  if (!algorithm->done()) {
+    const int signal_number = signals.received() ? signals.received() : SIGTERM;
+    const std::string saved =
+        o.checkpoint.empty() ? "no --checkpoint was given, nothing is saved"
+                             : fmt::format("checkpoint written to {}; continue with: chainsaw "
+                                           "resume {}",
+                                           o.checkpoint, o.checkpoint);
+    std::fprintf(stderr, "chainsaw: interrupted by %s after %lld evaluations (best %.6e); %s\n",
+                 signal_number == SIGINT ? "SIGINT" : "SIGTERM",
+                 static_cast<long long>(result.counters.evaluations), result.best_fitness,
+                 saved.c_str());
+    return 128 + signal_number;
+  }
+  report.clock = "steady_clock";
+  report.setup_seconds = env.setup_seconds;
+  report.run_seconds = seconds_since(run_start);
+  emit(o.output, result_to_json(config, env, result, &trace, buckets ? &report : nullptr));
+  if (!o.quiet) {
+    std::fprintf(stderr,
+                 "chainsaw: %s %s D=%lld: best %.6e, distance to optimum %.6e, %lld evaluations "
+                 "in %.2f s (%s)%s\n",
+                 algorithm_name(config.algorithm), config.function.c_str(),
+                 static_cast<long long>(config.dim), result.best_fitness,
+                 result.distance_to_optimum, static_cast<long long>(result.counters.evaluations),
+                 result.wall_seconds, where(env).c_str(),
+                 o.output.empty() ? "" : (" -> " + o.output).c_str());
+    if (buckets) std::fputs(profile_table(report).c_str(), stderr);
+  }
+  return 0;
+}
+
+int resume_population_algorithm(const std::string& file, const AlgorithmResumeOverrides& r,
+                                AlgorithmRunOptions options) {
+  const CheckpointHeader header = read_algorithm_checkpoint_header(file);
+  Config config = header.config;
+  auto mismatch = [&](const std::string& flag, const std::string& given, const std::string& saved) {
+    throw UserError(fmt::format("{} = {}: the checkpoint {} holds a run with {} {}", flag, given,
+                                file, flag.substr(2), saved));
+  };
+  if (is_user_objective_name(config.function))
+    throw UserError(fmt::format("checkpoint {} holds a run on a user objective: resume it "
+                                "through chainsaw::optimize with Options::resume_from",
+                                file));
+  if (!r.function.empty() && r.function != config.function)
+    mismatch("--function", r.function, config.function);
+  if (r.dim >= 0 && r.dim != config.dim)
+    mismatch("--dim", std::to_string(r.dim), std::to_string(config.dim));
+  if (r.evaluations >= 0) {
+    if (r.evaluations < header.summary.evaluations)
+      throw UserError(fmt::format("--evals = {}: the checkpoint {} has {} evaluations done "
+                                  "already",
+                                  r.evaluations, file, header.summary.evaluations));
+    config.max_evaluations = r.evaluations;
+  }
+  if (r.threads >= 0) config.threads = r.threads;
+  if (r.backend != Backend::kAuto && r.backend != header.backend)
+    throw UserError(fmt::format("--backend = {}: the checkpoint {} was written by the {} "
+                                "backend, whose random streams only it can continue",
+                                backend_name(r.backend), file, backend_name(header.backend)));
+  config.backend = header.backend;
+  config.validate();
+  if (options.checkpoint.empty()) options.checkpoint = file;
+  if (!options.output.empty()) check_output_writable("--output", options.output);
+  check_output_writable("--checkpoint", options.checkpoint);
+  options.resume_from = file;
+  RunEnvironment env;
+  env.backend = header.backend;
+  env.checkpoint = options.checkpoint;
+  env.resumed_from = file;
+  env.resumed_at_evaluations = header.summary.evaluations;
+  if (env.backend == Backend::kCuda) env.device = query_cuda_device().name;
+  return run_population_algorithm(config, env, options, [&header] {
+    return checkpoint_problem(header);
+  });
+}
+
+}  // namespace chainsaw

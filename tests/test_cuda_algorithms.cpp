@@ -1,0 +1,152 @@
+// The GPU population path of DE, jDE and PSO (core/engines/cuda/population_cuda.cu) against
+// the CPU backend: the same random streams and per-gene math, a different fitness reduction
+// order, so the runs agree statistically (Mann-Whitney over 10 seeds) rather than bit for bit.
+// Every test skips without a usable GPU (CI has none).
+#if defined(CHAINSAW_CUDA)
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/algorithms/population_algorithm.hpp"
+#include "core/error.hpp"
+#include "gpu_test_support.hpp"
+#include "io/checkpoint/algorithm_checkpoint.hpp"
+#include "io/instance_file.hpp"
+#include "temp_dir_test.hpp"
+
+namespace chainsaw {
+namespace {
+
+Config gpu_config(Algorithm algorithm, const std::string& function, std::int64_t evals,
+                  std::uint64_t seed) {
+  Config c;
+  c.algorithm = algorithm;
+  c.function = function;
+  c.dim = 30;
+  c.max_evaluations = evals;
+  c.seed = seed;
+  c.validate();
+  return c;
+}
+
+struct GpuRun {
+  RunResult result;
+  std::vector<real_t> best;
+};
+
+GpuRun run_on(Backend backend, const Config& c) {
+  const Problem problem = make_problem(c.function, c.dim, c.effective_problem_seed(), "");
+  const auto algorithm = make_population_algorithm(c, problem, backend);
+  GpuRun r{algorithm->run(), {}};
+  r.best = algorithm->best_genes();
+  return r;
+}
+
+// Two-sided p of the Mann-Whitney U test (normal approximation with the tie correction).
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<std::pair<double, int>> all;
+  for (double x : a) all.push_back({x, 0});
+  for (double x : b) all.push_back({x, 1});
+  std::sort(all.begin(), all.end());
+  const double n = static_cast<double>(all.size()), n1 = a.size(), n2 = b.size();
+  double rank_sum = 0.0, ties = 0.0;
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t j = i;
+    while (j < all.size() && all[j].first == all[i].first) ++j;
+    const double t = static_cast<double>(j - i), rank = 0.5 * (i + 1 + j);  // mean rank
+    for (std::size_t k = i; k < j; ++k)
+      if (all[k].second == 0) rank_sum += rank;
+    ties += t * t * t - t;
+    i = j;
+  }
+  const double u = rank_sum - n1 * (n1 + 1) / 2;
+  const double sd = std::sqrt(n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1))));
+  if (sd == 0.0) return 1.0;
+  return std::erfc(std::fabs(u - n1 * n2 / 2) / sd / std::sqrt(2.0));
+}
+
+class CudaAlgorithms : public test::TempDirTest, public ::testing::WithParamInterface<Algorithm> {
+ protected:
+  void SetUp() override {
+    test::TempDirTest::SetUp();
+    REQUIRE_GPU();
+  }
+};
+
+TEST_P(CudaAlgorithms, MatchesTheCpuOverTenSeeds) {
+  std::vector<double> cpu, gpu;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const Config c = gpu_config(GetParam(), "rastrigin", 30000, seed);
+    cpu.push_back(run_on(Backend::kCpu, c).result.best_fitness);
+    gpu.push_back(run_on(Backend::kCuda, c).result.best_fitness);
+  }
+  const double p = mann_whitney_p(cpu, gpu);
+  EXPECT_GT(p, 0.01) << "the GPU's best fitness differs from the CPU's (Mann-Whitney p = " << p
+                     << ")";
+}
+
+TEST_P(CudaAlgorithms, SameSeedGivesTheSameRun) {
+  const Config c = gpu_config(GetParam(), "schwefel12", 20000, 4);
+  const GpuRun a = run_on(Backend::kCuda, c), b = run_on(Backend::kCuda, c);
+  EXPECT_EQ(a.result.best_fitness, b.result.best_fitness);
+  EXPECT_EQ(a.best, b.best);
+  EXPECT_EQ(a.result.counters.evaluations, 20000);
+}
+
+// Only the initial population: the same genes on both backends (same streams), f to rounding.
+TEST_P(CudaAlgorithms, InitialPopulationIsTheCpus) {
+  Config c = gpu_config(GetParam(), "sumsquares", 1000, 6);
+  c.max_evaluations = c.algorithm_population();
+  const GpuRun cpu = run_on(Backend::kCpu, c), gpu = run_on(Backend::kCuda, c);
+  ASSERT_EQ(cpu.best.size(), gpu.best.size());
+  for (std::size_t j = 0; j < cpu.best.size(); ++j) EXPECT_FLOAT_EQ(cpu.best[j], gpu.best[j]);
+  EXPECT_NEAR(gpu.result.best_fitness, cpu.result.best_fitness,
+              1e-12 * std::fabs(cpu.result.best_fitness));
+}
+
+TEST_P(CudaAlgorithms, ReachesTheTargetOnTheSphere) {
+  Config c = gpu_config(GetParam(), "sumsquares", 400000, 5);
+  c.target_error = 1e-8;
+  const GpuRun r = run_on(Backend::kCuda, c);
+  EXPECT_TRUE(r.result.stop.target_reached);
+  EXPECT_LE(r.result.best_fitness + 330.0, 1e-8);
+}
+
+TEST_P(CudaAlgorithms, CheckpointResumeIsBitExact) {
+  const std::string path = (dir_ / "gpu.h5").string();
+  const Config shorter = gpu_config(GetParam(), "rastrigin", 7777, 8);
+  const Problem problem = make_problem(shorter.function, shorter.dim, shorter.seed, "");
+  {
+    const auto algorithm = make_population_algorithm(shorter, problem, Backend::kCuda);
+    AlgorithmCheckpointSchedule schedule("--checkpoint", path, {}, Backend::kCuda);
+    algorithm->run({}, [&](PopulationAlgorithm& a) { return schedule.at_safe_point(a); });
+    schedule.at_end(*algorithm);
+  }
+  Config longer = shorter;
+  longer.max_evaluations = 20000;
+  const auto resumed = make_population_algorithm(longer, problem, Backend::kCuda);
+  load_algorithm_checkpoint(path, *resumed);
+  const RunResult r = resumed->run();
+  const GpuRun fresh = run_on(Backend::kCuda, longer);
+  EXPECT_EQ(r.best_fitness, fresh.result.best_fitness);
+  EXPECT_EQ(resumed->best_genes(), fresh.best);
+}
+
+TEST(CudaAlgorithmsScope, ScatterSearchAndCecFunctionsSayUseTheCpu) {
+  REQUIRE_GPU();
+  Config c = gpu_config(Algorithm::kScatterSearch, "rastrigin", 5000, 1);
+  const Problem problem = make_problem(c.function, c.dim, c.seed, "");
+  EXPECT_THROW(make_population_algorithm(c, problem, Backend::kCuda), UserError);
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, CudaAlgorithms,
+                         ::testing::Values(Algorithm::kDe, Algorithm::kJde, Algorithm::kPso),
+                         [](const auto& info) { return std::string(algorithm_name(info.param)); });
+
+}  // namespace
+}  // namespace chainsaw
+
+#endif  // CHAINSAW_CUDA
