@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The population algorithms' benchmarks of issue 24 (docs/algorithms.md), on the GPU and the
+# The population algorithms' benchmarks (docs/algorithms.md), on the GPU and the
 # CPU side by side; results (the result JSONs) go to OUT_DIR.
 #   bench/algorithms_gpu.sh [CHAINSAW_BINARY] [OUT_DIR]
 # 1. DE/rand/1/bin, NP 250, CR 0.3, F 0.5, 100-D, 10^7 evaluations (Janssen et al.'s case

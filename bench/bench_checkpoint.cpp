@@ -1,5 +1,5 @@
 // Checkpoint I/O of a large population: write and read time of the HDF5 file and the host memory
-// the checkpoint code needs beyond what the process already held (issue: a 3e6-D population of
+// the checkpoint code needs beyond what the process already held (target: a 3e6-D population of
 // 120 slots, genes + bias ~ 2.9 GB in float32, overhead <= 256 MB). On the GPU backend when there
 // is one, so the genes stream from device memory.
 //   bench_checkpoint [--benchmark_*]   env: CHAINSAW_BENCH_DIM (3000000), CHAINSAW_BENCH_DIR (/tmp)

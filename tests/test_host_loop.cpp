@@ -273,7 +273,7 @@ TEST(HostLoop, DifferentSeedsGiveDifferentResults) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The search works: 1,000-D, 100,000 evaluations (issue 2), against the initial best.
+// The search works: 1,000-D, 100,000 evaluations, against the initial best.
 
 struct SearchOutcome {
   double initial_best = 0.0;
