@@ -5,17 +5,28 @@
 #include <chrono>
 #include <memory>
 
+#include "core/convergence_trace.hpp"
 #include "core/engines/cuda/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
+#include "core/profiling.hpp"
 #include "fitness/problem.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
+#include "io/cli/profile_report.hpp"
+#include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
+#include "io/results/result_json.hpp"
 
 namespace chainsaw {
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // kAuto takes the GPU only for an objective that can run there.
 Backend choose_backend(Backend requested, const BatchObjective& objective) {
@@ -30,18 +41,11 @@ Backend choose_backend(Backend requested, const BatchObjective& objective) {
   return resolve_backend(requested);  // throws for kCuda without a usable GPU
 }
 
-// The checkpoint's configuration for a resume, checked against the objective and options.
-Config resumed_config(const std::string& path, const Config& fresh, const Options& options,
-                      Backend& backend, std::int64_t& resumed_at) {
-  const CheckpointHeader header = read_checkpoint_header(path);
-  const Config& saved = header.config;
+// The checkpoint's configuration for a resume, checked against the options: the command
+// line's `chainsaw resume` (one process) with the budget and threads of the options.
+Config resumed_config(const CheckpointHeader& header, const std::string& path,
+                      const Options& options, Backend& backend, std::int64_t& resumed_at) {
   const std::string where = "Options::resume_from = " + path + ": ";
-  if (saved.function != fresh.function)
-    throw UserError(where + "the checkpoint holds a run on '" + saved.function +
-                    "', not on '" + fresh.function + "' (pass the same objective and name)");
-  if (saved.dim != fresh.dim)
-    throw UserError(where + "the checkpoint's run has " + std::to_string(saved.dim) +
-                    " variables, the objective " + std::to_string(fresh.dim));
   if (options.max_evaluations < header.summary.evaluations)
     throw UserError(where + "max_evaluations = " + std::to_string(options.max_evaluations) +
                     " is below the " + std::to_string(header.summary.evaluations) +
@@ -49,13 +53,88 @@ Config resumed_config(const std::string& path, const Config& fresh, const Option
   if (options.backend != Backend::kAuto && options.backend != header.backend)
     throw UserError(where + "written by the " + backend_name(header.backend) +
                     " backend, whose random streams only it can continue");
-  Config c = saved;
+  if (header.islands)
+    throw UserError(where + "the checkpoint is an island of a --distribute islands run: "
+                    "continue it with mpirun and chainsaw resume --distribute islands");
+  Config c = header.config;
   c.max_evaluations = options.max_evaluations;
   c.threads = options.threads;
   c.backend = header.backend;
+  c.distribute = Distribute::kNone;  // one process continues a sharded run too
   backend = header.backend == Backend::kCuda ? resolve_backend(Backend::kCuda) : Backend::kCpu;
   resumed_at = header.summary.evaluations;
   return c;
+}
+
+// The run itself, on either kind of problem: what the command line's execute() does for one
+// process, with the options' progress, stop and checkpoint hooks; `out` comes with its
+// resumed_at_evaluations set.
+Result run_problem(const Config& config, const Problem& problem, Backend backend,
+                   const Options& options, Result out) {
+  if ((options.checkpoint_every.evaluations > 0 || options.checkpoint_every.seconds > 0.0) &&
+      options.checkpoint.empty())
+    throw UserError("Options::checkpoint_every is set but Options::checkpoint names no file");
+  if (!options.checkpoint.empty()) check_output_writable("Options::checkpoint", options.checkpoint);
+
+  if (config.threads > 0) omp_set_num_threads(config.threads);
+  out.threads = omp_get_max_threads();
+  out.backend = backend;
+  if (backend == Backend::kCuda) out.device = query_cuda_device().name;
+
+  ProfileReport profile;
+  KernelProfile* const buckets = options.profile ? &profile.buckets : nullptr;
+  const auto setup_start = Clock::now();
+  const auto engine = make_engine(config, problem, backend);
+  if (buckets) engine->set_profile(buckets);
+  MaSwChains algorithm(config, problem, *engine);
+  if (!options.resume_from.empty()) {
+    ScopedBucket timer(buckets, Bucket::kCheckpointIo);
+    load_checkpoint(options.resume_from, algorithm);
+  }
+  out.setup_seconds = seconds_since(setup_start);
+
+  CheckpointSchedule schedule("Options::checkpoint", options.checkpoint,
+                              options.checkpoint_every, backend, options.stop_requested, buckets);
+  ConvergenceTrace trace;
+  const auto run_start = Clock::now();
+  const RunResult r = algorithm.run(
+      [&](const Progress& p) {
+        trace.add(p);
+        if (options.progress) options.progress(p);
+      },
+      [&schedule](MaSwChains& a) { return schedule.at_safe_point(a); });
+  out.stopped = !algorithm.done();
+  if (!out.stopped) schedule.at_end(algorithm);
+  if (buckets) {
+    engine->flush_profile();
+    profile.clock = backend == Backend::kCuda ? "gpu_windows" : "steady_clock";
+    profile.setup_seconds = out.setup_seconds;
+    profile.run_seconds = seconds_since(run_start);
+  }
+
+  out.best_fitness = r.best_fitness;
+  out.best_genes.resize(static_cast<std::size_t>(problem.dim));
+  engine->read_genes(r.best_slot, out.best_genes.data());
+  out.best_error = r.best_fitness - problem.optimum_value;  // NaN when the optimum is unknown
+  out.distance_to_optimum = r.distance_to_optimum;
+  out.evaluations = r.counters;
+  out.invalid_evaluations = engine->invalid_evaluations();
+  out.wall_seconds = r.wall_seconds;
+  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
+    out.phase_seconds[phase_name(static_cast<Phase>(p))] = r.phases.seconds(static_cast<Phase>(p));
+  for (const ConvergenceTrace::Point& p : trace.points())
+    out.trace.push_back({p.evaluations, p.seconds, p.best_fitness});
+
+  RunEnvironment env;
+  env.backend = backend;
+  env.device = out.device;
+  env.threads = out.threads;
+  env.setup_seconds = out.setup_seconds;
+  env.checkpoint = options.checkpoint;
+  env.resumed_from = options.resume_from;
+  env.resumed_at_evaluations = out.resumed_at_evaluations;
+  out.json = result_to_json(config, env, r, &trace, buckets ? &profile : nullptr).dump(2) + "\n";
+  return out;
 }
 
 }  // namespace
@@ -75,43 +154,46 @@ Result optimize(const BatchObjective& objective, const Options& options) {
     config.validate();
     backend = choose_backend(config.backend, objective);
   } else {
-    config = resumed_config(options.resume_from, config, options, backend,
+    const CheckpointHeader header = read_checkpoint_header(options.resume_from);
+    const std::string where = "Options::resume_from = " + options.resume_from + ": ";
+    if (header.config.function != config.function)
+      throw UserError(where + "the checkpoint holds a run on '" + header.config.function +
+                      "', not on '" + config.function + "' (pass the same objective and name)");
+    if (header.config.dim != config.dim)
+      throw UserError(where + "the checkpoint's run has " + std::to_string(header.config.dim) +
+                      " variables, the objective " + std::to_string(config.dim));
+    config = resumed_config(header, options.resume_from, options, backend,
                             out.resumed_at_evaluations);
     config.validate();
   }
-  if ((options.checkpoint_every.evaluations > 0 || options.checkpoint_every.seconds > 0.0) &&
-      options.checkpoint.empty())
-    throw UserError("Options::checkpoint_every is set but Options::checkpoint names no file");
-  if (!options.checkpoint.empty()) check_output_writable("Options::checkpoint", options.checkpoint);
+  return run_problem(config, problem, backend, options, out);
+}
 
-  if (config.threads > 0) omp_set_num_threads(config.threads);
-  out.threads = omp_get_max_threads();
-  out.backend = backend;
-  if (backend == Backend::kCuda) out.device = query_cuda_device().name;
-
-  const auto setup_start = std::chrono::steady_clock::now();
-  const auto engine = make_engine(config, problem, backend);
-  MaSwChains algorithm(config, problem, *engine);
-  if (!options.resume_from.empty()) load_checkpoint(options.resume_from, algorithm);
-  out.setup_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
-
-  CheckpointSchedule schedule("Options::checkpoint", options.checkpoint,
-                              options.checkpoint_every, backend);
-  const RunResult r = algorithm.run(
-      options.progress, [&schedule](MaSwChains& a) { return schedule.at_safe_point(a); });
-  schedule.at_end(algorithm);
-
-  out.best_fitness = r.best_fitness;
-  out.best_genes.resize(static_cast<std::size_t>(problem.dim));
-  engine->read_genes(r.best_slot, out.best_genes.data());
-  out.best_error = r.best_fitness - problem.optimum_value;  // NaN when the optimum is unknown
-  out.evaluations = r.counters;
-  out.invalid_evaluations = engine->invalid_evaluations();
-  out.wall_seconds = r.wall_seconds;
-  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
-    out.phase_seconds[phase_name(static_cast<Phase>(p))] = r.phases.seconds(static_cast<Phase>(p));
-  return out;
+Result optimize(const Options& options) {
+  Result out;
+  Backend backend = Backend::kCpu;
+  Config config = options;
+  if (options.resume_from.empty()) {
+    if (config.dim == 0) config.dim = Config{}.dim;
+    if (is_user_objective_name(config.function))
+      throw UserError("Options::function = " + config.function +
+                      ": a user objective runs through optimize(objective, options)");
+    config.validate();
+    backend = resolve_backend(config.backend);
+    const Problem problem = make_problem(config.function, config.dim,
+                                         config.effective_problem_seed(), config.instance);
+    return run_problem(config, problem, backend, options, out);
+  }
+  const CheckpointHeader header = read_checkpoint_header(options.resume_from);
+  if (is_user_objective_name(header.config.function))
+    throw UserError("Options::resume_from = " + options.resume_from +
+                    ": the checkpoint holds a run on the user objective '" +
+                    header.config.function.substr(std::string(kUserObjectivePrefix).size()) +
+                    "': resume it through optimize(objective, options)");
+  config = resumed_config(header, options.resume_from, options, backend,
+                          out.resumed_at_evaluations);
+  config.validate();
+  return run_problem(config, checkpoint_problem(header), backend, options, out);
 }
 
 }  // namespace chainsaw
