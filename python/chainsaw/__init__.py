@@ -281,6 +281,8 @@ def _objective_run(fun, bounds, batch, array_module, name, callback, progress, o
     dim = options.pop("dim", None)
     if dim is not None and (isinstance(dim, bool) or not isinstance(dim, (int, np.integer))):
         raise TypeError(f"dim = {dim!r}: an integer")
+    if dim is not None and dim < 1:
+        raise ValueError(f"dim = {dim}: at least 1")
     lower, upper, dim, per_variable = _bounds(bounds, None if dim is None else int(dim))
     module = _array_module(array_module, options.get("backend"))
     if module != "numpy" and options.get("backend") is None:

@@ -160,6 +160,7 @@ def one_line(excinfo):
     (lambda o: chainsaw.minimize(numpy_maxabs, bounds=(1.0, 0.0), dim=3, output=o),
      ValueError, "below"),
     (lambda o: chainsaw.minimize(numpy_maxabs, bounds=(0.0, 1.0), output=o), ValueError, "dim"),
+    (lambda o: chainsaw.minimize(numpy_maxabs, bounds=(0.0, 1.0), dim=-4, output=o), ValueError, "dim"),
     (lambda o: chainsaw.minimize(numpy_maxabs, bounds=(0, 1), dim=5, problem_seed=3, output=o),
      TypeError, "problem_seed"),
     (lambda o: chainsaw.minimize(lambda x: np.zeros((len(x), 2)), bounds=(0, 1), dim=5,
