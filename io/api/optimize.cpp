@@ -5,19 +5,31 @@
 #include <chrono>
 #include <memory>
 
+#include "core/algorithms/population_algorithm.hpp"
+#include "core/algorithms/stopping.hpp"
+#include "core/convergence_trace.hpp"
 #include "core/engines/cuda/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
+#include "core/profiling.hpp"
 #include "fitness/problem.hpp"
-#include "core/algorithms/population_algorithm.hpp"
 #include "io/checkpoint/algorithm_checkpoint.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
+#include "io/cli/profile_report.hpp"
+#include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
+#include "io/results/result_json.hpp"
 
 namespace chainsaw {
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // kAuto takes the GPU only for an objective that can run there.
 Backend choose_backend(Backend requested, const BatchObjective& objective) {
@@ -32,21 +44,18 @@ Backend choose_backend(Backend requested, const BatchObjective& objective) {
   return resolve_backend(requested);  // throws for kCuda without a usable GPU
 }
 
-// The checkpoint's configuration for a resume, checked against the objective and options.
-Config resumed_config(const std::string& path, const Config& fresh, const Options& options,
-                      Backend& backend, std::int64_t& resumed_at) {
-  const CheckpointHeader header =
-      checkpoint_algorithm(path) == algorithm_name(Algorithm::kMaSwChains)
-          ? read_checkpoint_header(path)
-          : read_algorithm_checkpoint_header(path);
-  const Config& saved = header.config;
+// The header of a checkpoint of any algorithm.
+CheckpointHeader read_any_checkpoint_header(const std::string& path) {
+  return checkpoint_algorithm(path) == algorithm_name(Algorithm::kMaSwChains)
+             ? read_checkpoint_header(path)
+             : read_algorithm_checkpoint_header(path);
+}
+
+// The checkpoint's configuration for a resume, checked against the options: the command
+// line's `chainsaw resume` (one process) with the budget and threads of the options.
+Config resumed_config(const CheckpointHeader& header, const std::string& path,
+                      const Options& options, Backend& backend, std::int64_t& resumed_at) {
   const std::string where = "Options::resume_from = " + path + ": ";
-  if (saved.function != fresh.function)
-    throw UserError(where + "the checkpoint holds a run on '" + saved.function +
-                    "', not on '" + fresh.function + "' (pass the same objective and name)");
-  if (saved.dim != fresh.dim)
-    throw UserError(where + "the checkpoint's run has " + std::to_string(saved.dim) +
-                    " variables, the objective " + std::to_string(fresh.dim));
   if (options.max_evaluations < header.summary.evaluations)
     throw UserError(where + "max_evaluations = " + std::to_string(options.max_evaluations) +
                     " is below the " + std::to_string(header.summary.evaluations) +
@@ -54,38 +63,156 @@ Config resumed_config(const std::string& path, const Config& fresh, const Option
   if (options.backend != Backend::kAuto && options.backend != header.backend)
     throw UserError(where + "written by the " + backend_name(header.backend) +
                     " backend, whose random streams only it can continue");
-  Config c = saved;
+  if (header.islands)
+    throw UserError(where + "the checkpoint is an island of a --distribute islands run: "
+                    "continue it with mpirun and chainsaw resume --distribute islands");
+  Config c = header.config;
   c.max_evaluations = options.max_evaluations;
   c.threads = options.threads;
   c.backend = header.backend;
+  c.distribute = Distribute::kNone;  // one process continues a sharded run too
   backend = header.backend == Backend::kCuda ? resolve_backend(Backend::kCuda) : Backend::kCpu;
   resumed_at = header.summary.evaluations;
   return c;
 }
 
-// DE, jDE, PSO or SS on the objective: the same options, checkpoints and result.
-Result optimize_population(const Problem& problem, const Config& config, const Options& options,
-                           Backend backend, Result out) {
-  const auto setup_start = std::chrono::steady_clock::now();
+// The result file of a finished run, as `chainsaw run` writes it (wall-clock fields aside).
+std::string result_file(const Config& config, const Options& options, const Result& out,
+                        const RunResult& r, const ConvergenceTrace& trace,
+                        const ProfileReport* profile) {
+  RunEnvironment env;
+  env.backend = out.backend;
+  env.device = out.device;
+  env.threads = out.threads;
+  env.setup_seconds = out.setup_seconds;
+  env.checkpoint = options.checkpoint;
+  env.resumed_from = options.resume_from;
+  env.resumed_at_evaluations = out.resumed_at_evaluations;
+  return result_to_json(config, env, r, &trace, profile).dump(2) + "\n";
+}
+
+// DE, jDE, PSO or SS: the same options, checkpoints and result as MA-SW-Chains.
+Result run_population(const Config& config, const Problem& problem, Backend backend,
+                      const Options& options, Result out) {
+  if (config.runs > 1) throw UserError("Options::runs: call optimize once per seed");
+  ProfileReport profile;
+  KernelProfile* const buckets = options.profile ? &profile.buckets : nullptr;
+  const auto setup_start = Clock::now();
   const std::unique_ptr<PopulationAlgorithm> algorithm =
       make_population_algorithm(config, problem, backend);
-  if (!options.resume_from.empty()) load_algorithm_checkpoint(options.resume_from, *algorithm);
-  out.setup_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+  algorithm->set_profile(buckets);
+  if (!options.resume_from.empty()) {
+    ScopedBucket timer(buckets, Bucket::kCheckpointIo);
+    load_algorithm_checkpoint(options.resume_from, *algorithm);
+  }
+  out.setup_seconds = seconds_since(setup_start);
   AlgorithmCheckpointSchedule schedule("Options::checkpoint", options.checkpoint,
-                                       options.checkpoint_every, backend);
+                                       options.checkpoint_every, backend, options.stop_requested,
+                                       buckets);
+  ConvergenceTrace trace;
+  const auto run_start = Clock::now();
   const RunResult r = algorithm->run(
-      options.progress, [&schedule](PopulationAlgorithm& a) { return schedule.at_safe_point(a); });
-  schedule.at_end(*algorithm);
+      [&](const Progress& p) {
+        trace.add(p);
+        if (options.progress) options.progress(p);
+      },
+      [&schedule](PopulationAlgorithm& a) { return schedule.at_safe_point(a); });
+  // A stop rule (time limit, target error) ends the run as its budget would.
+  out.stopped = !algorithm->done() && r.stop.reason == StopReason::kBudget;
+  if (!out.stopped) schedule.at_end(*algorithm);
+  if (buckets) {
+    profile.clock = backend == Backend::kCuda ? "gpu_windows" : "steady_clock";
+    profile.setup_seconds = out.setup_seconds;
+    profile.run_seconds = seconds_since(run_start);
+  }
   out.best_fitness = r.best_fitness;
   out.best_genes = algorithm->best_genes();
   out.best_error = r.best_fitness - problem.optimum_value;
+  out.distance_to_optimum = r.distance_to_optimum;
   out.evaluations = r.counters;
   out.invalid_evaluations = algorithm->invalid_evaluations();
   out.wall_seconds = r.wall_seconds;
   out.stop = r.stop;
   for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
     out.phase_seconds[phase_name(static_cast<Phase>(p))] = r.phases.seconds(static_cast<Phase>(p));
+  for (const ConvergenceTrace::Point& p : trace.points())
+    out.trace.push_back({p.evaluations, p.seconds, p.best_fitness});
+  out.json = result_file(config, options, out, r, trace, buckets ? &profile : nullptr);
+  return out;
+}
+
+// The run itself, on either kind of problem: what the command line's execute() does for one
+// process, with the options' progress, stop and checkpoint hooks; `out` comes with its
+// resumed_at_evaluations set.
+Result run_problem(const Config& config, const Problem& problem, Backend backend,
+                   const Options& options, Result out) {
+  if ((options.checkpoint_every.evaluations > 0 || options.checkpoint_every.seconds > 0.0) &&
+      options.checkpoint.empty())
+    throw UserError("Options::checkpoint_every is set but Options::checkpoint names no file");
+  if (!options.checkpoint.empty()) check_output_writable("Options::checkpoint", options.checkpoint);
+
+  if (config.threads > 0) omp_set_num_threads(config.threads);
+  out.threads = omp_get_max_threads();
+  out.backend = backend;
+  if (backend == Backend::kCuda) out.device = query_cuda_device().name;
+  if (config.algorithm != Algorithm::kMaSwChains)
+    return run_population(config, problem, backend, options, std::move(out));
+
+  ProfileReport profile;
+  KernelProfile* const buckets = options.profile ? &profile.buckets : nullptr;
+  const auto setup_start = Clock::now();
+  const auto engine = make_engine(config, problem, backend);
+  if (buckets) engine->set_profile(buckets);
+  MaSwChains algorithm(config, problem, *engine);
+  if (!options.resume_from.empty()) {
+    ScopedBucket timer(buckets, Bucket::kCheckpointIo);
+    load_checkpoint(options.resume_from, algorithm);
+  }
+  out.setup_seconds = seconds_since(setup_start);
+
+  CheckpointSchedule schedule("Options::checkpoint", options.checkpoint,
+                              options.checkpoint_every, backend, options.stop_requested, buckets);
+  ConvergenceTrace trace;
+  const auto run_start = Clock::now();
+  StopRule stop(config, problem.optimum_value);  // time_limit_seconds, target_error
+  RunResult r = algorithm.run(
+      [&](const Progress& p) {
+        trace.add(p);
+        if (options.progress) options.progress(p);
+      },
+      [&](MaSwChains& a) {
+        if (stop.check(a.counters().evaluations, a.population().best_fitness(),
+                       a.loop_state().elapsed_seconds))
+          return false;
+        return schedule.at_safe_point(a);
+      });
+  if (algorithm.done()) stop.at_end(r.counters.evaluations, r.best_fitness, r.wall_seconds);
+  r.stop = stop.record();
+  // A stop rule ends the run as its budget would; only Options::stop_requested leaves it open.
+  out.stopped = !algorithm.done() && !stop.stopped();
+  if (!out.stopped) schedule.at_end(algorithm);
+  out.stop = r.stop;
+  if (buckets) {
+    engine->flush_profile();
+    profile.clock = backend == Backend::kCuda ? "gpu_windows" : "steady_clock";
+    profile.setup_seconds = out.setup_seconds;
+    profile.run_seconds = seconds_since(run_start);
+  }
+
+  out.best_fitness = r.best_fitness;
+  out.best_genes.resize(static_cast<std::size_t>(problem.dim));
+  engine->read_genes(r.best_slot, out.best_genes.data());
+  out.best_error = r.best_fitness - problem.optimum_value;  // NaN when the optimum is unknown
+  out.distance_to_optimum = r.distance_to_optimum;
+  out.evaluations = r.counters;
+  out.invalid_evaluations = engine->invalid_evaluations();
+  out.wall_seconds = r.wall_seconds;
+  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
+    out.phase_seconds[phase_name(static_cast<Phase>(p))] = r.phases.seconds(static_cast<Phase>(p));
+  for (const ConvergenceTrace::Point& p : trace.points())
+    out.trace.push_back({p.evaluations, p.seconds, p.best_fitness});
+
+  out.json = result_file(config, options, out, r, trace, buckets ? &profile : nullptr);
   return out;
 }
 
@@ -106,55 +233,46 @@ Result optimize(const BatchObjective& objective, const Options& options) {
     config.validate();
     backend = choose_backend(config.backend, objective);
   } else {
-    config = resumed_config(options.resume_from, config, options, backend,
+    const CheckpointHeader header = read_any_checkpoint_header(options.resume_from);
+    const std::string where = "Options::resume_from = " + options.resume_from + ": ";
+    if (header.config.function != config.function)
+      throw UserError(where + "the checkpoint holds a run on '" + header.config.function +
+                      "', not on '" + config.function + "' (pass the same objective and name)");
+    if (header.config.dim != config.dim)
+      throw UserError(where + "the checkpoint's run has " + std::to_string(header.config.dim) +
+                      " variables, the objective " + std::to_string(config.dim));
+    config = resumed_config(header, options.resume_from, options, backend,
                             out.resumed_at_evaluations);
     config.validate();
   }
-  if ((options.checkpoint_every.evaluations > 0 || options.checkpoint_every.seconds > 0.0) &&
-      options.checkpoint.empty())
-    throw UserError("Options::checkpoint_every is set but Options::checkpoint names no file");
-  if (!options.checkpoint.empty()) check_output_writable("Options::checkpoint", options.checkpoint);
+  return run_problem(config, problem, backend, options, out);
+}
 
-  if (config.threads > 0) omp_set_num_threads(config.threads);
-  out.threads = omp_get_max_threads();
-  out.backend = backend;
-  if (backend == Backend::kCuda) out.device = query_cuda_device().name;
-
-  if (config.algorithm != Algorithm::kMaSwChains) {
-    if (config.runs > 1) throw UserError("Options::runs: call optimize once per seed");
-    return optimize_population(problem, config, options, backend, std::move(out));
+Result optimize(const Options& options) {
+  Result out;
+  Backend backend = Backend::kCpu;
+  Config config = options;
+  if (options.resume_from.empty()) {
+    if (config.dim == 0) config.dim = Config{}.dim;
+    if (is_user_objective_name(config.function))
+      throw UserError("Options::function = " + config.function +
+                      ": a user objective runs through optimize(objective, options)");
+    config.validate();
+    backend = resolve_backend(config.backend);
+    const Problem problem = make_problem(config.function, config.dim,
+                                         config.effective_problem_seed(), config.instance);
+    return run_problem(config, problem, backend, options, out);
   }
-  const auto setup_start = std::chrono::steady_clock::now();
-  const auto engine = make_engine(config, problem, backend);
-  MaSwChains algorithm(config, problem, *engine);
-  if (!options.resume_from.empty()) load_checkpoint(options.resume_from, algorithm);
-  out.setup_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
-
-  CheckpointSchedule schedule("Options::checkpoint", options.checkpoint,
-                              options.checkpoint_every, backend);
-  StopRule stop(config, problem.optimum_value);  // time_limit_seconds, target_error
-  RunResult r = algorithm.run(options.progress, [&](MaSwChains& a) {
-    if (stop.check(a.counters().evaluations, a.population().best_fitness(),
-                   a.loop_state().elapsed_seconds))
-      return false;
-    return schedule.at_safe_point(a);
-  });
-  if (algorithm.done()) stop.at_end(r.counters.evaluations, r.best_fitness, r.wall_seconds);
-  r.stop = stop.record();
-  schedule.at_end(algorithm);
-  out.stop = r.stop;
-
-  out.best_fitness = r.best_fitness;
-  out.best_genes.resize(static_cast<std::size_t>(problem.dim));
-  engine->read_genes(r.best_slot, out.best_genes.data());
-  out.best_error = r.best_fitness - problem.optimum_value;  // NaN when the optimum is unknown
-  out.evaluations = r.counters;
-  out.invalid_evaluations = engine->invalid_evaluations();
-  out.wall_seconds = r.wall_seconds;
-  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
-    out.phase_seconds[phase_name(static_cast<Phase>(p))] = r.phases.seconds(static_cast<Phase>(p));
-  return out;
+  const CheckpointHeader header = read_any_checkpoint_header(options.resume_from);
+  if (is_user_objective_name(header.config.function))
+    throw UserError("Options::resume_from = " + options.resume_from +
+                    ": the checkpoint holds a run on the user objective '" +
+                    header.config.function.substr(std::string(kUserObjectivePrefix).size()) +
+                    "': resume it through optimize(objective, options)");
+  config = resumed_config(header, options.resume_from, options, backend,
+                          out.resumed_at_evaluations);
+  config.validate();
+  return run_problem(config, checkpoint_problem(header), backend, options, out);
 }
 
 }  // namespace chainsaw

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,7 +25,8 @@ namespace chainsaw {
 // the budget max_evaluations, seed, backend (kAuto takes the GPU when there is one and the
 // objective has a device callback), threads (0: OpenMP's default; > 0 calls
 // omp_set_num_threads for the process), and dim, the number of variables (0: the objective's).
-// Config's function, instance and problem_seed are ignored: the objective is the problem.
+// Config's function, instance and problem_seed name the problem of optimize(options), a
+// built-in benchmark function; optimize(objective, options) ignores them.
 struct Options : Config {
   Options() { dim = 0; }
   std::string checkpoint;               // HDF5 checkpoint file, as --checkpoint; empty: none
@@ -35,6 +37,19 @@ struct Options : Config {
   std::string resume_from;
   // Called on the host loop's thread after the initial population and after every round.
   std::function<void(const Progress&)> progress;
+  // Asked on the host loop's thread at every safe point (between two units of the loop): true
+  // stops the run there, after the checkpoint (when Options::checkpoint names one); the result
+  // is then that of the evaluations done, with Result::stopped set. Empty: never stops.
+  std::function<bool()> stop_requested;
+  // As --profile: time every engine pass; Result::json's `profile` holds the buckets.
+  bool profile = false;
+};
+
+// One point of Result::trace: the best fitness after this many evaluations and seconds.
+struct TracePoint {
+  std::int64_t evaluations = 0;
+  double seconds = 0.0;
+  double best_fitness = 0.0;
 };
 
 struct Result {
@@ -53,11 +68,26 @@ struct Result {
   std::int64_t resumed_at_evaluations = 0;  // 0: a fresh run
   StopRecord stop;  // why the run ended (budget, time_limit, target_error) and when it reached
                     // Options::target_error
+  // Euclidean distance of the best individual to the optimum o; NaN for a user objective.
+  double distance_to_optimum = std::numeric_limits<double>::quiet_NaN();
+  bool stopped = false;           // Options::stop_requested ended the run before its budget
+  std::vector<TracePoint> trace;  // the convergence curve, as the result file's `trace`
+  // The result file `chainsaw run` writes for this run (the same JSON, indented by 2, ending
+  // in a newline): for a built-in function the command line's, wall-clock fields aside.
+  std::string json;
 };
 
 // Runs MA-SW-Chains on `objective`. Throws UserError (one line) for wrong use: a null or
 // missing callback, a dimension of 0 or other than the objective's, a domain that is not a
 // finite interval, a bad parameter, a checkpoint that does not match.
 Result optimize(const BatchObjective& objective, const Options& options);
+
+// Runs MA-SW-Chains on the built-in benchmark function Options::function (`chainsaw functions`)
+// over Options::dim variables (0: the command line's default, 100000), with its shift from
+// Options::problem_seed (0: the seed) or its CEC 2010 instance from Options::instance: the
+// command line's `chainsaw run` on the same settings, bit for bit. With resume_from the
+// function, dimension and instance are the checkpoint's (Options::function and dim, when set,
+// must match them).
+Result optimize(const Options& options);
 
 }  // namespace chainsaw

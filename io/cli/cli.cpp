@@ -3,6 +3,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -1026,6 +1027,153 @@ int cli_main(int argc, char** argv) {
   } catch (...) {
     return report_exception(std::current_exception());
   }
+}
+
+// The Python module's entry points (python/src/module.cpp): `chainsaw run` and `chainsaw resume`
+// take their options as keywords there, parsed and checked by this file's code.
+
+namespace {
+
+std::vector<OptionSpec> option_specs(const CLI::App& app) {
+  std::vector<OptionSpec> specs;
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->get_lnames().empty() || option->get_lnames().front() == "help") continue;
+    specs.push_back({option->get_lnames().front(), option->get_default_str(),
+                     option->get_type_name(), option->get_type_size() == 0,
+                     option->get_description()});
+  }
+  return specs;
+}
+
+void parse_arguments(CLI::App& app, std::vector<std::string> args) {
+  std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    throw UserError(one_line(e.what()));
+  }
+}
+
+}  // namespace
+
+std::vector<OptionSpec> run_option_specs() {
+  CLI::App app;
+  RunOptions o;
+  add_run_options(app, o);
+  return option_specs(app);
+}
+
+std::vector<OptionSpec> resume_option_specs() {
+  CLI::App app;
+  ResumeOptions r;
+  add_resume_options(app, r);
+  return option_specs(app);
+}
+
+RunRequest parse_run_request(const std::vector<std::string>& args) {
+  CLI::App app;
+  RunOptions o;
+  add_run_options(app, o);
+  parse_arguments(app, args);
+  o.apply_deferred();
+  return {o.config, o.output, o.quiet, o.profile, o.dry_run, o.checkpoint, o.checkpoint_every};
+}
+
+// run_command's checks, for one process.
+RunEnvironment check_run_request(RunRequest& request) {
+  Config& config = request.config;
+  if (config.distribute != Distribute::kNone)
+    throw UserError(fmt::format("--distribute = {}: a distributed run starts under mpirun with "
+                                "the chainsaw command line",
+                                distribute_name(config.distribute)));
+  config.validate();
+  check_paths(request.output, request.checkpoint);
+  RunEnvironment env;
+  env.checkpoint = request.checkpoint;
+  env.backend = resolve_backend(config.backend);
+  if (request.dry_run) return env;
+  if (env.backend == Backend::kCuda) {
+    env.device = query_cuda_device().name;
+  } else {
+    check_host_memory(config);
+  }
+  return env;
+}
+
+bool dry_run_request(const RunRequest& request, Backend backend) {
+  return dry_run(request.config, backend) == 0;
+}
+
+// resume_command's checks, for one process (keep the two in step).
+ResumeRequest parse_resume_request(const std::vector<std::string>& args) {
+  CLI::App app;
+  ResumeOptions r;
+  add_resume_options(app, r);
+  r.file = "";
+  parse_arguments(app, args);
+  r.run.apply_deferred();
+  if (r.distribute != Distribute::kNone)
+    throw UserError(fmt::format("--distribute = {}: a distributed run resumes under mpirun "
+                                "with the chainsaw command line",
+                                distribute_name(r.distribute)));
+  if (r.run.checkpoint.empty()) r.run.checkpoint = r.file;
+  const std::string& file = r.file;
+  const CheckpointHeader header = read_checkpoint_header(file);
+  Config config = header.config;
+  if (is_user_objective_name(config.function))
+    throw UserError(fmt::format(
+        "checkpoint {} holds a run on the user objective '{}': resume it with the objective",
+        file, config.function.substr(std::string(kUserObjectivePrefix).size())));
+  auto mismatch = [&](const std::string& flag, const std::string& given,
+                      const std::string& saved) {
+    throw UserError(fmt::format("{} = {}: the checkpoint {} holds a run with {} {}", flag, given,
+                                file, flag.substr(2), saved));
+  };
+  if (header.islands)
+    throw UserError(fmt::format(
+        "checkpoint {} is island {} of a --distribute islands run of {} ranks: continue all "
+        "islands together with mpirun -np {} chainsaw resume <its --checkpoint> --distribute "
+        "islands",
+        file, header.islands->rank, header.islands->ranks, header.islands->ranks));
+  if (config.distribute == Distribute::kIslands)
+    mismatch("--distribute", "none", distribute_name(config.distribute));
+  config.distribute = Distribute::kNone;
+  if (r.function && *r.function != config.function)
+    mismatch("--function", *r.function, config.function);
+  if (r.dim && *r.dim != config.dim)
+    mismatch("--dim", std::to_string(*r.dim), std::to_string(config.dim));
+  if (r.evaluations) {
+    if (*r.evaluations < header.summary.evaluations)
+      throw UserError(fmt::format("--evals = {}: the checkpoint {} has {} evaluations done already",
+                                  *r.evaluations, file, header.summary.evaluations));
+    config.max_evaluations = *r.evaluations;
+  }
+  if (r.threads) config.threads = *r.threads;
+  if (r.backend && *r.backend != Backend::kAuto && *r.backend != header.backend)
+    throw UserError(fmt::format(
+        "--backend = {}: the checkpoint {} was written by the {} backend, whose random "
+        "streams only it can continue",
+        backend_name(*r.backend), file, backend_name(header.backend)));
+  config.backend = header.backend;
+  config.validate();
+  check_paths(r.run.output, r.run.checkpoint);
+  RunEnvironment env;
+  env.backend = header.backend;
+  env.checkpoint = r.run.checkpoint;
+  if (env.backend == Backend::kCuda) {
+    const DeviceInfo device = query_cuda_device();
+    if (!device.available)
+      throw UserError("checkpoint " + file + " was written by the cuda backend and this "
+                      "machine has no usable GPU (" + device.reason + ")");
+    env.device = device.name;
+  } else {
+    check_host_memory(config);
+  }
+  env.resumed_from = file;
+  env.resumed_at_evaluations = header.summary.evaluations;
+  const RunOptions& o = r.run;
+  return {{config, o.output, o.quiet, o.profile, false, o.checkpoint, o.checkpoint_every},
+          file, env};
 }
 
 }  // namespace chainsaw

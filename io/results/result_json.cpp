@@ -219,7 +219,11 @@ nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment
                             : nlohmann::ordered_json();
   j["best_fitness"] = r.best_fitness;
   // Distance in f to the optimum value: -330 for the paper's functions, 0 for CEC 2010.
-  j["best_error"] = r.best_fitness - function_optimum_value(config.function);
+  // null for a user objective (chainsaw::optimize), whose optimum is unknown here.
+  j["best_error"] = is_user_objective_name(config.function)
+                        ? nlohmann::ordered_json()
+                        : nlohmann::ordered_json(r.best_fitness -
+                                                 function_optimum_value(config.function));
   j["distance_to_optimum"] = r.distance_to_optimum;
 
   const RunCounters& n = r.counters;

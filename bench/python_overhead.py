@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""What a Python objective costs against chainsaw's own evaluation (issue 26's targets).
+
+  cpu: a NumPy batch callback at 1e5-D against the same objective as a C++ batch callback
+       (one thread each; python/src/module.cpp reference_callback): unshifted Rastrigin
+       (--objective rastrigin, compute-bound) or max |x - 0.25| (maxabs, memory-bound: the
+       per-call cost shows); the whole run's wall time, target <= 1.2x.
+  gpu: a PyTorch objective at 1e6-D (the built-in Rastrigin, its shift included) against the
+       built-in rastrigin on the CUDA backend, 500,000 evaluations: target <= 1.3x; the best
+       fitness of the two agrees to 1e-12 relative.
+
+  PYTHONPATH=build/python python3 bench/python_overhead.py cpu [--dim 100000 --evals 20000]
+  PYTHONPATH=build/python python3 bench/python_overhead.py gpu [--dim 1000000 --evals 500000]
+
+Each case runs --repeats times (alternating); the fastest run counts (the least disturbed by
+other work on the machine; the median is shown too). Prints a Markdown table and
+writes --json (all the timings) when given.
+"""
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import chainsaw
+from chainsaw import _core
+
+
+def numpy_rastrigin(x):
+    z = x.astype(np.float64)
+    return (z * z - 10.0 * np.cos(2.0 * math.pi * z) + 10.0).sum(axis=1)
+
+
+def numpy_maxabs(x):
+    return np.max(np.abs(x.astype(np.float64) - 0.25), axis=1)
+
+
+def cpp_run(objective, dim, evals, seed, backend):
+    args = chainsaw._arguments(chainsaw._RUN_SPECS,
+                               dict(evals=evals, seed=seed, backend=backend), "bench")
+    return chainsaw.Result(_core.run_objective(args, objective, -5.12, 5.12, dim, None, True,
+                                               None, objective, "", None, False))
+
+
+def timed(run):
+    start = time.perf_counter()
+    r = run()
+    return time.perf_counter() - start, r
+
+
+def cpu_cases(a):
+    common = dict(evals=a.evals, seed=a.seed, backend="cpu")
+    fun = numpy_rastrigin if a.objective == "rastrigin" else numpy_maxabs
+    return [
+        ("C++ batch callback", lambda: cpp_run(a.objective, a.dim, a.evals, a.seed, "cpu")),
+        ("NumPy batch callback", lambda: chainsaw.minimize(
+            fun, bounds=(-5.12, 5.12), dim=a.dim, name=a.objective, **common)),
+    ]
+
+
+def gpu_cases(a):
+    import torch
+    o = torch.from_numpy(chainsaw.shift("rastrigin", a.dim, a.seed)).cuda()
+
+    def torch_rastrigin(x):
+        z = x.double() - o
+        return (z * z - 10.0 * torch.cos(2.0 * math.pi * z) + 10.0).sum(dim=1) - 330.0
+    common = dict(dim=a.dim, evals=a.evals, seed=a.seed, backend="cuda")
+    return [
+        ("built-in rastrigin", lambda: chainsaw.minimize("rastrigin", **common)),
+        ("PyTorch objective", lambda: chainsaw.minimize(
+            torch_rastrigin, bounds=(-5.12, 5.12), array_module="torch", name="rastrigin",
+            **common)),
+    ]
+
+
+def machine():
+    info = {"python": platform.python_version(), "numpy": np.__version__,
+            "chainsaw": chainsaw.__version__, "genes": chainsaw.GENES, "cpus": os.cpu_count()}
+    try:
+        info["cpu"] = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                           if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    try:
+        info["commit"] = subprocess.check_output(["git", "rev-parse", "--short", "HEAD"],
+                                                 text=True).strip()
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return info
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("which", choices=["cpu", "gpu"])
+    p.add_argument("--dim", type=int)
+    p.add_argument("--evals", type=int)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--objective", choices=["rastrigin", "maxabs"], default="rastrigin",
+                   help="cpu: unshifted Rastrigin (compute-bound) or max |x - 0.25| "
+                        "(memory-bound, so the per-call cost shows)")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--json")
+    a = p.parse_args()
+    if a.which == "cpu":
+        a.dim = a.dim or 100_000
+        a.evals = a.evals or 20_000
+        target = 1.2
+        cases = cpu_cases(a)
+    else:
+        a.dim = a.dim or 1_000_000
+        a.evals = a.evals or 500_000
+        target = 1.3
+        cases = gpu_cases(a)
+    cases[0][1]()  # warm-up (page faults, CUDA context, PyTorch kernels)
+    times = {name: [] for name, _ in cases}
+    results = {}
+    for _ in range(a.repeats):
+        for name, run in cases:
+            seconds, r = timed(run)
+            times[name].append(seconds)
+            results[name] = r
+    base_name, user_name = cases[0][0], cases[1][0]
+    base, user = min(times[base_name]), min(times[user_name])
+    fb, fu = results[base_name].fun, results[user_name].fun
+    rel = abs(fu - fb) / abs(fb) if fb else abs(fu - fb)
+    ratio = user / base
+    what = f" {a.objective}," if a.which == "cpu" else ""
+    print(f"{a.which}:{what} D = {a.dim}, {a.evals} evaluations, seed {a.seed}, "
+          f"{a.repeats} runs each")
+    print()
+    print("| objective | fastest s | median s | runs (s) | best fitness | x the reference |")
+    print("|---|---:|---:|---|---:|---:|")
+    for name, _ in cases:
+        m = min(times[name])
+        print(f"| {name} | {m:.3f} | {statistics.median(times[name]):.3f} | "
+              f"{', '.join(f'{t:.3f}' for t in times[name])} | {results[name].fun:.17g} | "
+              f"{m / base:.3f} |")
+    print()
+    print(f"ratio {ratio:.3f} (target <= {target}): {'MET' if ratio <= target else 'NOT MET'}; "
+          f"best fitness relative difference {rel:.3e}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"which": a.which, "objective": a.objective, "dim": a.dim, "evals": a.evals, "seed": a.seed,
+                       "repeats": a.repeats, "machine": machine(), "seconds": times,
+                       "best_fitness": {n: r.fun for n, r in results.items()},
+                       "ratio": ratio, "target": target, "relative_difference": rel}, f,
+                      indent=2)
+    return 0 if ratio <= target else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
