@@ -6,8 +6,8 @@
 #    study 1; their All-GPU iDE: 0.60-1.85 s per function on an RTX 3080; target <= 0.3 s on one
 #    H100). chainsaw has no Rosenbrock or Zakharov among the paper's six functions (and the GPU
 #    path runs those six only): rastrigin, griewank and schwefel12 stand in.
-# 2. --runs 25 of MA-SW-Chains at 10^3-D with 3e6 evaluations against 25 sequential runs (the
-#    GPU runs --runs one after the other so far: expect no speed-up there yet).
+# 2. With RUNS25=1: --runs 25 of MA-SW-Chains at 10^3-D with 3e6 evaluations against 25
+#    sequential runs (the GPU runs --runs one after the other so far: expect no speed-up there).
 set -euo pipefail
 bin=${1:-build/chainsaw}
 out=${2:-bench/results/algorithms}
@@ -27,6 +27,7 @@ for a in jde pso; do
   "$bin" run -q --backend cuda --algorithm "$a" --function rastrigin --dim 100 --evals 10000000 \
     --seed 1 -o "$out/${a}_rastrigin_cuda.json"
 done
+[ "${RUNS25:-0}" = 1 ] || exit 0
 "$bin" run -q --backend cuda --function rastrigin --dim 1000 --evals 3000000 --runs 25 --seed 1 \
   -o "$out/ma_runs25_cuda.json"
 python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print('runs 25:', j['wall_seconds'], 's; sum of runs', sum(r['wall_seconds'] for r in j['results']))" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What a Python objective costs against chainsaw's own evaluation (issue 26's targets).
+"""What a Python objective costs against chainsaw's own evaluation.
 
   cpu: a NumPy batch callback at 1e5-D against the same objective as a C++ batch callback
        (one thread each; python/src/module.cpp reference_callback): unshifted Rastrigin
