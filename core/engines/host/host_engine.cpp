@@ -327,8 +327,8 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
 
 void HostEngine::set_profile(KernelProfile* profile) {
   profile_ = profile;
-  // 128 MiB a buffer: beyond the caches of the machines this runs on, a tenth of a second.
-  if (profile_) profile_->set_copy_bandwidth(measure_host_copy_bandwidth(std::size_t{1} << 27, 3));
+  // 64 MiB a buffer: beyond the caches of the machines this runs on, a fraction of a second.
+  if (profile_) profile_->set_copy_bandwidth(measure_host_copy_bandwidth(std::size_t{1} << 26, 3));
 }
 
 void HostEngine::sort_slots(int* order) {
