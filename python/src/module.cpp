@@ -104,10 +104,18 @@ void add_hooks(Options& o, Session& s) {
   };
 }
 
+// A new float64 vector. Its strides are given, not derived from the dtype's item size: the
+// pybind11 of Debian 12 (2.10) reads that size at NumPy 1's offset, which NumPy 2 moved (a
+// zero stride then makes every element alias the first).
+py::array_t<double> new_vector(py::ssize_t n) {
+  return py::array_t<double>(std::vector<py::ssize_t>{n},
+                             std::vector<py::ssize_t>{static_cast<py::ssize_t>(sizeof(double))});
+}
+
 // ---- The result as a dict for the Python Result class.
 py::dict result_dict(const Result& r, const std::string& checkpoint) {
   py::dict d;
-  py::array_t<double> x(static_cast<py::ssize_t>(r.best_genes.size()));
+  py::array_t<double> x = new_vector(static_cast<py::ssize_t>(r.best_genes.size()));
   double* xp = x.mutable_data();
   for (std::size_t i = 0; i < r.best_genes.size(); ++i) xp[i] = static_cast<double>(r.best_genes[i]);
   d["x"] = x;
@@ -166,7 +174,10 @@ py::dict run_session(Options& o, Session& s, const std::string& output, const Ru
                         .c_str());
     throw py::error_already_set();
   }
-  if (!r.stopped && !output.empty()) write_file_atomically("output", output, r.json);
+  // NaN or -inf values make the run an error (Python raises after it: the GPU counts them on the
+  // device instead of checking each call), so they leave no output either.
+  if (!r.stopped && r.invalid_evaluations == 0 && !output.empty())
+    write_file_atomically("output", output, r.json);
   return result_dict(r, o.checkpoint);
 }
 
@@ -496,7 +507,7 @@ Problem builtin_problem(const std::string& function, Dim dim, std::uint64_t prob
 py::array_t<double> shift(const std::string& function, Dim dim, std::uint64_t problem_seed) {
   const Problem p = builtin_problem(function, dim, problem_seed);
   if (p.is_cec2010()) throw UserError("shift: the cec2010-* functions have instances, not a shift");
-  py::array_t<double> o(static_cast<py::ssize_t>(dim));
+  py::array_t<double> o = new_vector(static_cast<py::ssize_t>(dim));
   double* out = o.mutable_data();
   for (Dim j = 0; j < dim; ++j) out[j] = p.shift.value(j);
   return o;
@@ -507,7 +518,7 @@ py::array_t<double> evaluate(const std::string& function,
                              std::uint64_t problem_seed) {
   if (x.ndim() != 2) throw UserError("evaluate: x must be 2-D (points x variables)");
   const Problem p = builtin_problem(function, static_cast<Dim>(x.shape(1)), problem_seed);
-  py::array_t<double> f(x.shape(0));
+  py::array_t<double> f = new_vector(x.shape(0));
   double* out = f.mutable_data();
   for (py::ssize_t r = 0; r < x.shape(0); ++r) out[r] = evaluate_host(p, x.data(r, 0));
   return f;
