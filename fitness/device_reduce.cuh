@@ -195,8 +195,9 @@ struct PairTerm {
   Term term;
 };
 // The values an operation produces per lane: one candidate's (double[kVec]) unless it declares
-// Values (PairTerm's operations: real_t[2][kVec], genes as they are stored, widened as they are
-// accumulated: the same values in half the registers).
+// Values (PairTerm's operations: double[2][kVec]). Holding them as stored genes (real_t) instead
+// took registers off the one-pass Solis-Wets kernel but made the 10^6-D Rastrigin run slower
+// (docs/performance.md, "What we tried").
 template <class Op, class = void>
 struct OpValues {
   using type = double[kVec];
@@ -207,14 +208,9 @@ struct OpValues<Op, std::void_t<typename Op::Values>> {
 };
 template <class Term, class Partial>
 __device__ void accumulate_lane(const PairTerm<Term>& pair, PairPartial<Partial>& p,
-                                const real_t (&v)[2][kVec], Dim j0, int n, int row) {
-  double wide[kVec];
-  #pragma unroll
-  for (int k = 0; k < kVec; ++k) wide[k] = k < n ? v[0][k] : 0.0;
-  accumulate_lane(pair.term, p.first, wide, j0, n, row);
-  #pragma unroll
-  for (int k = 0; k < kVec; ++k) wide[k] = k < n ? v[1][k] : 0.0;
-  accumulate_lane(pair.term, p.second, wide, j0, n, row);
+                                const double (&v)[2][kVec], Dim j0, int n, int row) {
+  accumulate_lane(pair.term, p.first, v[0], j0, n, row);
+  accumulate_lane(pair.term, p.second, v[1], j0, n, row);
 }
 
 template <class Partial>

@@ -133,7 +133,7 @@ struct SwDecideOp {
 // keep the separate moves.
 struct SwBothMovesOp {
   static constexpr bool kUsesRng = true;
-  using Values = real_t[2][kVec];
+  using Values = double[2][kVec];
   __device__ bool stores_rng() const { return true; }
   SwDeviceState* state;
   const real_t* x;
@@ -143,7 +143,7 @@ struct SwBothMovesOp {
   SolisWetsParams params;
   unsigned long long* invalid = nullptr;  // the count of NaN and -inf values (MayBeInvalid terms)
   __device__ bool active() const { return sw_move_active(true, state); }
-  __device__ void produce(int, Dim j0, int n, real_t (&v)[2][kVec], curandState& rng) const {
+  __device__ void produce(int, Dim j0, int n, double (&v)[2][kVec], curandState& rng) const {
     real_t xs[kVec], bs[kVec];
     load_genes(x + j0, n, xs);
     load_genes(bias + j0, n, bs);
