@@ -91,6 +91,21 @@ std::string result_file(const Config& config, const Options& options, const Resu
   return result_to_json(config, env, r, &trace, profile).dump(2) + "\n";
 }
 
+// What every algorithm's run gives the Result; optimum_value NaN: unknown (a user objective).
+void fill_result(Result& out, const RunResult& r, const ConvergenceTrace& trace,
+                 double optimum_value) {
+  out.best_fitness = r.best_fitness;
+  out.best_error = r.best_fitness - optimum_value;
+  out.distance_to_optimum = r.distance_to_optimum;
+  out.evaluations = r.counters;
+  out.wall_seconds = r.wall_seconds;
+  out.stop = r.stop;
+  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
+    out.phase_seconds[phase_name(static_cast<Phase>(p))] = r.phases.seconds(static_cast<Phase>(p));
+  for (const ConvergenceTrace::Point& p : trace.points())
+    out.trace.push_back({p.evaluations, p.seconds, p.best_fitness});
+}
+
 // DE, jDE, PSO or SS: the same options, checkpoints and result as MA-SW-Chains.
 Result run_population(const Config& config, const Problem& problem, Backend backend,
                       const Options& options, Result out) {
@@ -125,18 +140,9 @@ Result run_population(const Config& config, const Problem& problem, Backend back
     profile.setup_seconds = out.setup_seconds;
     profile.run_seconds = seconds_since(run_start);
   }
-  out.best_fitness = r.best_fitness;
   out.best_genes = algorithm->best_genes();
-  out.best_error = r.best_fitness - problem.optimum_value;
-  out.distance_to_optimum = r.distance_to_optimum;
-  out.evaluations = r.counters;
   out.invalid_evaluations = algorithm->invalid_evaluations();
-  out.wall_seconds = r.wall_seconds;
-  out.stop = r.stop;
-  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
-    out.phase_seconds[phase_name(static_cast<Phase>(p))] = r.phases.seconds(static_cast<Phase>(p));
-  for (const ConvergenceTrace::Point& p : trace.points())
-    out.trace.push_back({p.evaluations, p.seconds, p.best_fitness});
+  fill_result(out, r, trace, problem.optimum_value);
   out.json = result_file(config, options, out, r, trace, buckets ? &profile : nullptr);
   return out;
 }
@@ -191,7 +197,6 @@ Result run_problem(const Config& config, const Problem& problem, Backend backend
   // A stop rule ends the run as its budget would; only Options::stop_requested leaves it open.
   out.stopped = !algorithm.done() && !stop.stopped();
   if (!out.stopped) schedule.at_end(algorithm);
-  out.stop = r.stop;
   if (buckets) {
     engine->flush_profile();
     profile.clock = backend == Backend::kCuda ? "gpu_windows" : "steady_clock";
@@ -199,18 +204,10 @@ Result run_problem(const Config& config, const Problem& problem, Backend backend
     profile.run_seconds = seconds_since(run_start);
   }
 
-  out.best_fitness = r.best_fitness;
   out.best_genes.resize(static_cast<std::size_t>(problem.dim));
   engine->read_genes(r.best_slot, out.best_genes.data());
-  out.best_error = r.best_fitness - problem.optimum_value;  // NaN when the optimum is unknown
-  out.distance_to_optimum = r.distance_to_optimum;
-  out.evaluations = r.counters;
   out.invalid_evaluations = engine->invalid_evaluations();
-  out.wall_seconds = r.wall_seconds;
-  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
-    out.phase_seconds[phase_name(static_cast<Phase>(p))] = r.phases.seconds(static_cast<Phase>(p));
-  for (const ConvergenceTrace::Point& p : trace.points())
-    out.trace.push_back({p.evaluations, p.seconds, p.best_fitness});
+  fill_result(out, r, trace, problem.optimum_value);
 
   out.json = result_file(config, options, out, r, trace, buckets ? &profile : nullptr);
   return out;

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"
+#include "io/checkpoint/checkpoint_file.hpp"
 #include "io/checkpoint/hdf5_file.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
@@ -20,23 +21,11 @@ namespace chainsaw {
 
 namespace {
 
-constexpr const char* kFormat = "chainsaw checkpoint";
+using checkpoint_file::damaged;
+using checkpoint_file::genes_type_name;
+using checkpoint_file::kFormat;
+using checkpoint_file::utc_now;
 constexpr hsize_t kChunk = hsize_t{1} << 20;
-
-const char* genes_type_name() { return sizeof(real_t) == 8 ? "float64" : "float32"; }
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
-[[noreturn]] void damaged(const std::string& path, const std::string& why) {
-  throw UserError("checkpoint " + path + ": " + why);
-}
 
 template <class T>
 void write_array(hid_t group, const std::string& name, const std::vector<T>& values) {
@@ -163,20 +152,9 @@ void write_algorithm_checkpoint(const std::string& flag, const std::string& path
     try {
       h5::Handle file = h5::create_file(temporary);
       const hid_t root = file.get();
-      h5::write_attribute(root, "format", std::string(kFormat));
-      h5::write_attribute(root, "format_version", kCheckpointFormatVersion);
-      h5::write_attribute(root, "chainsaw_version", std::string(kVersion));
-      h5::write_attribute(root, "written_at", utc_now());
-      h5::write_attribute(root, "reason", reason);
-      h5::write_attribute(root, "backend", std::string(backend_name(backend)));
-      h5::write_attribute(root, "genes_type", std::string(genes_type_name()));
-      h5::write_attribute(root, "function", config.function);
-      h5::write_attribute(root, "dim", static_cast<std::int64_t>(config.dim));
-      h5::write_attribute(root, "capacity", static_cast<std::int64_t>(algorithm.population_size()));
-      h5::write_attribute(root, "evaluations", algorithm.counters().evaluations);
-      h5::write_attribute(root, "budget", config.max_evaluations);
-      h5::write_attribute(root, "best_fitness", algorithm.best_fitness());
-      h5::write_attribute(root, "config", config_to_json(config).dump());
+      checkpoint_file::write_root_attributes(
+          root, reason, backend, config, algorithm.population_size(),
+          algorithm.counters().evaluations, algorithm.best_fitness(), kCheckpointFormatVersion);
       h5::write_attribute(root, "algorithm", std::string(algorithm_name(config.algorithm)));
       {
         h5::Handle run = h5::create_group(root, "run");

@@ -20,6 +20,7 @@
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"
+#include "io/checkpoint/checkpoint_file.hpp"
 #include "io/checkpoint/hdf5_file.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
@@ -31,23 +32,15 @@ namespace chainsaw {
 
 namespace {
 
-constexpr const char* kFormat = "chainsaw checkpoint";
+using checkpoint_file::damaged;
+using checkpoint_file::genes_type_name;
+using checkpoint_file::kFormat;
+using checkpoint_file::utc_now;
 // Genes per streamed block and per HDF5 chunk along D: 4 MiB of float32, so that the host holds
 // one block of a population of any size and every write fills whole chunks.
 constexpr Dim kBlockGenes = Dim{1} << 20;
 
-const char* genes_type_name() { return sizeof(real_t) == 8 ? "float64" : "float32"; }
-
 const char* stage_name(LoopStage s) { return s == LoopStage::kLocalSearch ? "ls" : "ga"; }
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
 
 // +inf (nothing received yet) is not a JSON number: null.
 nlohmann::ordered_json islands_to_json(const IslandState& s) {
@@ -221,21 +214,9 @@ StagedFile stage_file(const std::string& flag, const std::string& path, MaSwChai
     try {
       h5::Handle file = h5::create_file(temporary);
       const hid_t root = file.get();
-      h5::write_attribute(root, "format", std::string(kFormat));
-      h5::write_attribute(root, "format_version", kCheckpointFormatVersion);
-      h5::write_attribute(root, "chainsaw_version", std::string(kVersion));
-      h5::write_attribute(root, "written_at", utc_now());
-      h5::write_attribute(root, "reason", reason);
-      h5::write_attribute(root, "backend", std::string(backend_name(backend)));
-      h5::write_attribute(root, "genes_type", std::string(genes_type_name()));
-      h5::write_attribute(root, "function", config.function);
-      h5::write_attribute(root, "dim", static_cast<std::int64_t>(config.dim));
-      h5::write_attribute(root, "capacity", static_cast<std::int64_t>(capacity));
-      h5::write_attribute(root, "evaluations", algorithm.counters().evaluations);
-      h5::write_attribute(root, "budget", config.max_evaluations);
-      h5::write_attribute(root, "best_fitness", population.best_fitness());
-      // For h5dump and h5py readers; loading uses the checksummed copy in /run/state.
-      h5::write_attribute(root, "config", config_to_json(config).dump());
+      checkpoint_file::write_root_attributes(
+          root, reason, backend, config, capacity, algorithm.counters().evaluations,
+          population.best_fitness(), kCheckpointFormatVersion);
       {
         h5::Handle run = h5::create_group(root, "run");
         write_vector(run.get(), "state", std::vector<std::uint8_t>(state.begin(), state.end()));
@@ -280,10 +261,6 @@ StagedFile stage_file(const std::string& flag, const std::string& path, MaSwChai
       throw UserError(flag + " = " + path + ": cannot write the checkpoint: " + e.what());
     }
   });
-}
-
-[[noreturn]] void damaged(const std::string& path, const std::string& why) {
-  throw UserError("checkpoint " + path + ": " + why);
 }
 
 h5::Handle open_checkpoint(const std::string& path) {
