@@ -684,6 +684,38 @@ void add_resume_options(CLI::App& resume, ResumeOptions& r) {
       ->description("where to write checkpoints (default: the resumed file itself)");
 }
 
+// A resume's flags against the checkpoint `file` it continues: one line for a flag that names
+// another run (--function, --dim, --distribute).
+[[noreturn]] void resume_mismatch(const std::string& file, const std::string& flag,
+                                  const std::string& given, const std::string& saved) {
+  throw UserError(fmt::format("{} = {}: the checkpoint {} holds a run with {} {}", flag, given,
+                              file, flag.substr(2), saved));
+}
+
+// The checkpoint's configuration with what a resume may change: a larger budget and the
+// threads; --function and --dim must be the run's, and the backend the one that wrote it.
+void apply_resume_flags(const ResumeOptions& r, const CheckpointHeader& header,
+                        const std::string& file, Config& config) {
+  if (r.function && *r.function != config.function)
+    resume_mismatch(file, "--function", *r.function, config.function);
+  if (r.dim && *r.dim != config.dim)
+    resume_mismatch(file, "--dim", std::to_string(*r.dim), std::to_string(config.dim));
+  if (r.evaluations) {
+    if (*r.evaluations < header.summary.evaluations)
+      throw UserError(fmt::format("--evals = {}: the checkpoint {} has {} evaluations done already",
+                                  *r.evaluations, file, header.summary.evaluations));
+    config.max_evaluations = *r.evaluations;
+  }
+  if (r.threads) config.threads = *r.threads;
+  // Each backend draws its random numbers its own way: a run continues where it started.
+  if (r.backend && *r.backend != Backend::kAuto && *r.backend != header.backend)
+    throw UserError(fmt::format(
+        "--backend = {}: the checkpoint {} was written by the {} backend, whose random "
+        "streams only it can continue",
+        backend_name(*r.backend), file, backend_name(header.backend)));
+  config.backend = header.backend;
+}
+
 int resume_command(ResumeOptions& r, const Ranks& ranks) {
   // A DE, jDE, PSO or SS checkpoint (io/checkpoint/algorithm_checkpoint.hpp).
   if (checkpoint_algorithm(r.file) != algorithm_name(Algorithm::kMaSwChains)) {
@@ -716,11 +748,6 @@ int resume_command(ResumeOptions& r, const Ranks& ranks) {
           "checkpoint {} holds a run on the user objective '{}': resume it through "
           "chainsaw::optimize with Options::resume_from",
           file, config.function.substr(std::string(kUserObjectivePrefix).size())));
-    auto mismatch = [&](const std::string& flag, const std::string& given,
-                        const std::string& saved) {
-      throw UserError(fmt::format("{} = {}: the checkpoint {} holds a run with {} {}", flag,
-                                  given, file, flag.substr(2), saved));
-    };
     if (header.islands && !ranks.islands())
       throw UserError(fmt::format(
           "checkpoint {} is island {} of a --distribute islands run of {} ranks: continue all "
@@ -730,7 +757,8 @@ int resume_command(ResumeOptions& r, const Ranks& ranks) {
     // A sharded run's file is a one-process run's file: either continues the other, on any
     // number of ranks (docs/distributed.md). Islands keep a file each and stay islands.
     if (ranks.islands() != (config.distribute == Distribute::kIslands))
-      mismatch("--distribute", distribute_name(ranks.mode), distribute_name(config.distribute));
+      resume_mismatch(file, "--distribute", distribute_name(ranks.mode),
+                      distribute_name(config.distribute));
     config.distribute = ranks.mode;
     if (header.islands && header.islands->ranks != ranks.size())
       throw UserError(fmt::format(
@@ -741,25 +769,7 @@ int resume_command(ResumeOptions& r, const Ranks& ranks) {
     if (header.islands && header.islands->rank != ranks.rank())
       throw UserError(fmt::format("checkpoint {} holds island {}, not island {}", file,
                                   header.islands->rank, ranks.rank()));
-    if (r.function && *r.function != config.function)
-      mismatch("--function", *r.function, config.function);
-    if (r.dim && *r.dim != config.dim)
-      mismatch("--dim", std::to_string(*r.dim), std::to_string(config.dim));
-    if (r.evaluations) {
-      if (*r.evaluations < header.summary.evaluations)
-        throw UserError(fmt::format(
-            "--evals = {}: the checkpoint {} has {} evaluations done already", *r.evaluations,
-            file, header.summary.evaluations));
-      config.max_evaluations = *r.evaluations;
-    }
-    if (r.threads) config.threads = *r.threads;
-    // Each backend draws its random numbers its own way: a run continues where it started.
-    if (r.backend && *r.backend != Backend::kAuto && *r.backend != header.backend)
-      throw UserError(fmt::format(
-          "--backend = {}: the checkpoint {} was written by the {} backend, whose random "
-          "streams only it can continue",
-          backend_name(*r.backend), file, backend_name(header.backend)));
-    config.backend = header.backend;
+    apply_resume_flags(r, header, file, config);
     config.validate();
     env.checkpoint = ranks.checkpoint_path(r.run.checkpoint);
     check_paths(ranks.root() ? r.run.output : "", env.checkpoint);
@@ -1124,11 +1134,6 @@ ResumeRequest parse_resume_request(const std::vector<std::string>& args) {
     throw UserError(fmt::format(
         "checkpoint {} holds a run on the user objective '{}': resume it with the objective",
         file, config.function.substr(std::string(kUserObjectivePrefix).size())));
-  auto mismatch = [&](const std::string& flag, const std::string& given,
-                      const std::string& saved) {
-    throw UserError(fmt::format("{} = {}: the checkpoint {} holds a run with {} {}", flag, given,
-                                file, flag.substr(2), saved));
-  };
   if (header.islands)
     throw UserError(fmt::format(
         "checkpoint {} is island {} of a --distribute islands run of {} ranks: continue all "
@@ -1136,25 +1141,9 @@ ResumeRequest parse_resume_request(const std::vector<std::string>& args) {
         "islands",
         file, header.islands->rank, header.islands->ranks, header.islands->ranks));
   if (config.distribute == Distribute::kIslands)
-    mismatch("--distribute", "none", distribute_name(config.distribute));
+    resume_mismatch(file, "--distribute", "none", distribute_name(config.distribute));
   config.distribute = Distribute::kNone;
-  if (r.function && *r.function != config.function)
-    mismatch("--function", *r.function, config.function);
-  if (r.dim && *r.dim != config.dim)
-    mismatch("--dim", std::to_string(*r.dim), std::to_string(config.dim));
-  if (r.evaluations) {
-    if (*r.evaluations < header.summary.evaluations)
-      throw UserError(fmt::format("--evals = {}: the checkpoint {} has {} evaluations done already",
-                                  *r.evaluations, file, header.summary.evaluations));
-    config.max_evaluations = *r.evaluations;
-  }
-  if (r.threads) config.threads = *r.threads;
-  if (r.backend && *r.backend != Backend::kAuto && *r.backend != header.backend)
-    throw UserError(fmt::format(
-        "--backend = {}: the checkpoint {} was written by the {} backend, whose random "
-        "streams only it can continue",
-        backend_name(*r.backend), file, backend_name(header.backend)));
-  config.backend = header.backend;
+  apply_resume_flags(r, header, file, config);
   config.validate();
   check_paths(r.run.output, r.run.checkpoint);
   RunEnvironment env;
