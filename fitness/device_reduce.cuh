@@ -297,6 +297,51 @@ struct PreparesRow : std::false_type {};
 template <class Op>
 struct PreparesRow<Op, std::void_t<decltype(&Op::prepare_row)>> : std::true_type {};
 
+// A warp's run of tiles [first_tile, end_tile) of row `row`: each lane produces its kVec values
+// of a tile and they enter the partial in gene order. The result is the warp's partial, in lane
+// 0. Genes [mem_first, mem_end) of the engine's rows are the problem's from gene_base on.
+template <class Term, class Op>
+__device__ __forceinline__ typename Term::Partial reduce_warp_tiles(
+    const Op& op, const Term& term, int row, Dim first_tile, Dim end_tile, Dim mem_first,
+    Dim mem_end, Dim gene_base, curandState& rng) {
+  using Partial = typename Term::Partial;
+  const int lane = threadIdx.x & 31;
+  Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
+  Partial lane_partial{};  // unordered: this lane's own sum
+  for (Dim tile = first_tile; tile < end_tile; ++tile) {
+    const Dim jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;  // in the rows
+    const Dim j0 = jm + gene_base;  // the problem's gene index: the term's
+    typename OpValues<Op>::type v;
+    const Dim left = mem_end - jm;
+    const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
+    if (n > 0) op.produce(row, jm, n, v, rng);
+    if constexpr (Partial::kOrdered) {
+      Partial tile_partial{};
+      accumulate_lane(term, tile_partial, v, j0, n, row);
+      tile_partial = warp_reduce_ordered(tile_partial);
+      if (lane == 0)
+        warp_partial = tile == first_tile ? tile_partial : Partial::combine(warp_partial, tile_partial);
+    } else {
+      accumulate_lane(term, lane_partial, v, j0, n, row);
+    }
+  }
+  if constexpr (!Partial::kOrdered) warp_partial = warp_reduce_ordered(lane_partial);
+  return warp_partial;
+}
+
+// The lane's runs of genes of a warp's tiles, as reduce_warp_tiles visits them (one row,
+// genes [0, dim)): visit(j0, n) for each run that holds genes.
+template <class Visit>
+__device__ __forceinline__ void for_lane_runs(Dim first_tile, Dim end_tile, Dim dim,
+                                              const Visit& visit) {
+  const int lane = threadIdx.x & 31;
+  for (Dim tile = first_tile; tile < end_tile; ++tile) {
+    const Dim j0 = tile * kWarpTile + static_cast<Dim>(lane) * kVec;
+    const Dim left = dim - j0;
+    if (left > 0) visit(j0, left >= kVec ? kVec : static_cast<int>(left));
+  }
+}
+
 template <class Term, class Op, int kLayout = kWholeRows>
 __global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
@@ -337,27 +382,9 @@ __global__ void __launch_bounds__(kThreads)
   Dim end_tile = first_tile + shape.tiles_per_warp;
   if (end_tile > tiles) end_tile = tiles;
 
-  Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
-  Partial lane_partial{};  // unordered: this lane's own sum
-  for (Dim tile = first_tile; tile < end_tile; ++tile) {
-    const Dim jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;  // in the rows
-    const Dim j0 = jm + gene_base;  // the problem's gene index: the term's
-    typename OpValues<Op>::type v;
-    const Dim left = mem_end - jm;
-    const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
-    if (n > 0) row_op.produce(row, jm, n, v, rng);
-    if constexpr (Partial::kOrdered) {
-      Partial tile_partial{};
-      accumulate_lane(term, tile_partial, v, j0, n, row);
-      tile_partial = warp_reduce_ordered(tile_partial);
-      if (lane == 0)
-        warp_partial = tile == first_tile ? tile_partial : Partial::combine(warp_partial, tile_partial);
-    } else {
-      accumulate_lane(term, lane_partial, v, j0, n, row);
-    }
-  }
+  Partial warp_partial = reduce_warp_tiles(row_op, term, row, first_tile, end_tile, mem_first,
+                                           mem_end, gene_base, rng);
   if (Op::kUsesRng && op.stores_rng()) rng_out[thread_id] = rng;
-  if constexpr (!Partial::kOrdered) warp_partial = warp_reduce_ordered(lane_partial);
 
   __shared__ Partial warp_results[kWarps];
   __shared__ Partial scratch[kWarps];

@@ -15,6 +15,8 @@
 // evaluation plus the update instead of 4-5.
 #pragma once
 
+#include <cooperative_groups.h>
+
 #include "localsearch/solis_wets.hpp"
 #include "ssga/device_ops.cuh"
 
@@ -143,12 +145,16 @@ struct SwBothMovesOp {
   SolisWetsParams params;
   unsigned long long* invalid = nullptr;  // the count of NaN and -inf values (MayBeInvalid terms)
   __device__ bool active() const { return sw_move_active(true, state); }
-  __device__ void produce(int, Dim j0, int n, double (&v)[2][kVec], curandState& rng) const {
+  __device__ void produce(int row, Dim j0, int n, double (&v)[2][kVec], curandState& rng) const {
+    produce_with(state->rho, state->bias_scale, row, j0, n, v, rng);
+  }
+  // rho and the bias scale given: the chain kernel holds them in registers.
+  __device__ void produce_with(double step_rho, double scale, int, Dim j0, int n,
+                               double (&v)[2][kVec], curandState& rng) const {
     real_t xs[kVec], bs[kVec];
     load_genes(x + j0, n, xs);
     load_genes(bias + j0, n, bs);
-    const real_t rho = static_cast<real_t>(state->rho);
-    const double scale = state->bias_scale;
+    const real_t rho = static_cast<real_t>(step_rho);
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) {
@@ -158,10 +164,13 @@ struct SwBothMovesOp {
       v[1][k] = sw_backward_gene(xs[k], b, dif, lower, upper);
     }
   }
+  // Settles the step in s from its two partials: the forward value counts as an evaluation,
+  // the backward one only when the forward move failed and the application has one left. A
+  // success sets the phase (the caller moves x and the bias, then adapts); a failure halves
+  // bias_scale and adapts.
   template <class Term>
-  __device__ void finish(int, const PairTerm<Term>& pair,
+  __device__ void settle(SwDeviceState& s, const PairTerm<Term>& pair,
                          const typename PairTerm<Term>::Partial& p) const {
-    SwDeviceState s = *state;
     s.rng_parity ^= 1;
     ++s.evaluations;
     const double f_forward = ranked_value(pair.term, p.first, dim, invalid);
@@ -169,8 +178,7 @@ struct SwBothMovesOp {
     if (f_forward < s.f_current) {
       s.f_current = f_forward;
       s.phase = kSwForwardSuccess;
-      *state = s;
-      return;  // SwApplyOp moves x and the bias, then adapts
+      return;
     }
     if (s.evaluations < s.budget) {
       ++s.evaluations;
@@ -178,7 +186,6 @@ struct SwBothMovesOp {
       if (f_backward < s.f_current) {
         s.f_current = f_backward;
         s.phase = kSwBackwardSuccess;
-        *state = s;
         return;
       }
       outcome = SwOutcome::kFailure;
@@ -190,9 +197,24 @@ struct SwBothMovesOp {
     s.successes = scalar.successes;
     s.failures = scalar.failures;
     s.phase = kSwIdle;
-    *state = s;
+  }
+  template <class Term>
+  __device__ void finish(int, const PairTerm<Term>& pair,
+                         const typename PairTerm<Term>::Partial& p) const {
+    SwDeviceState s = *state;
+    settle(s, pair, p);
+    *state = s;  // after a success SwApplyOp moves x and the bias, then adapts
   }
 };
+
+__device__ inline void sw_scale_bias_run(double scale, real_t* bias, int n) {
+  real_t bs[kVec];
+  load_genes(bias, n, bs);
+  #pragma unroll
+  for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+    if (k < n) bs[k] = static_cast<real_t>(scale * bs[k]);
+  store_genes(bias, n, bs);
+}
 
 // Brings a bias left at bias_scale != 1 by SwBothMovesOp's failures back to scale 1.
 struct SwScaleBiasOp {
@@ -202,19 +224,67 @@ struct SwScaleBiasOp {
   real_t* bias;
   __device__ bool active() const { return state->bias_scale != 1.0; }
   __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState&) const {
-    real_t bs[kVec];
-    load_genes(bias + j0, n, bs);
-    const double scale = state->bias_scale;
-    #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-      if (k < n) bs[k] = static_cast<real_t>(scale * bs[k]);
-    store_genes(bias + j0, n, bs);
+    sw_scale_bias_run(state->bias_scale, bias + j0, n);
   }
   template <class Term>
   __device__ void finish(int, const Term&, const SumPartial&) const {
     state->bias_scale = 1.0;
   }
 };
+
+// A lane's run of n genes after a step decided `phase` with rho and bias scale as they were
+// in the step: a success moves x and updates the bias with the step's dif, drawn again from the
+// state the step started with (rng); a failure halves the bias. The bias is written at scale 1.
+__device__ inline void sw_apply_run(int phase, double step_rho, double scale, real_t* x,
+                                    real_t* bias, int n, curandState& rng, double lower,
+                                    double upper) {
+  if (phase == kSwNoDecision) return;
+  real_t xs[kVec], bs[kVec], dif[kVec];
+  load_genes(bias, n, bs);
+  if (scale != 1.0) {  // below 1 only after SwBothMovesOp's failures
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)
+      if (k < n) bs[k] = static_cast<real_t>(scale * bs[k]);
+  }
+  if (phase == kSwFailure) {
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) bs[k] = sw_bias_after_failure(bs[k]);
+  } else {
+    const real_t rho = static_cast<real_t>(step_rho);
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // the forward move's normals, drawn again
+      if (k < n) dif[k] = rho * normal01(rng);
+    load_genes(x, n, xs);
+    const bool fwd = phase == kSwForwardSuccess;
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) {
+      xs[k] = fwd ? sw_forward_gene(xs[k], bs[k], dif[k], lower, upper)
+                  : sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
+      bs[k] = fwd ? sw_bias_after_forward_success(bs[k], dif[k])
+                  : sw_bias_after_backward_success(bs[k], dif[k]);
+    }
+    store_genes(x, n, xs);
+  }
+  store_genes(bias, n, bs);
+}
+
+// The scalar part after the step's move was applied: rho and the counters adapt to its outcome,
+// and the bias was written at its scale.
+__device__ inline void sw_adapt_after_apply(SwDeviceState& s, const SolisWetsParams& params) {
+  SolisWetsState scalar{s.rho, s.successes, s.failures};
+  const SwOutcome outcome = s.phase == kSwForwardSuccess    ? SwOutcome::kForwardSuccess
+                            : s.phase == kSwBackwardSuccess ? SwOutcome::kBackwardSuccess
+                            : s.phase == kSwFailure         ? SwOutcome::kFailure
+                                                            : SwOutcome::kNoDecision;
+  sw_adapt(scalar, outcome, params);
+  s.rho = scalar.rho;
+  s.successes = scalar.successes;
+  s.failures = scalar.failures;
+  s.phase = kSwIdle;
+  s.bias_scale = 1.0;
+}
 
 struct SwApplyOp {
   static constexpr bool kUsesRng = true;
@@ -228,56 +298,139 @@ struct SwApplyOp {
   int slot;
   __device__ bool active() const { return state->phase != kSwIdle; }
   __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState& rng) const {
-    const int phase = state->phase;
-    if (phase == kSwNoDecision) return;
-    real_t xs[kVec], bs[kVec], dif[kVec];
-    load_genes(bias + j0, n, bs);
-    const double scale = state->bias_scale;  // below 1 only after SwBothMovesOp's failures
-    if (scale != 1.0) {
-      #pragma unroll
-      for (int k = 0; k < kVec; ++k)
-        if (k < n) bs[k] = static_cast<real_t>(scale * bs[k]);
-    }
-    if (phase == kSwFailure) {
-      #pragma unroll
-      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-        if (k < n) bs[k] = sw_bias_after_failure(bs[k]);
-    } else {
-      const real_t rho = static_cast<real_t>(state->rho);
-      #pragma unroll
-      for (int k = 0; k < kVec; ++k)  // the forward move's normals, drawn again
-        if (k < n) dif[k] = rho * normal01(rng);
-      load_genes(x + j0, n, xs);
-      const bool fwd = phase == kSwForwardSuccess;
-      #pragma unroll
-      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-        if (k < n) {
-        xs[k] = fwd ? sw_forward_gene(xs[k], bs[k], dif[k], lower, upper)
-                    : sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
-        bs[k] = fwd ? sw_bias_after_forward_success(bs[k], dif[k])
-                    : sw_bias_after_backward_success(bs[k], dif[k]);
-      }
-      store_genes(x + j0, n, xs);
-    }
-    store_genes(bias + j0, n, bs);
+    sw_apply_run(state->phase, state->rho, state->bias_scale, x + j0, bias + j0, n, rng, lower,
+                 upper);
   }
   template <class Term>
   __device__ void finish(int, const Term&, const SumPartial&) const {
     SwDeviceState s = *state;
-    SolisWetsState scalar{s.rho, s.successes, s.failures};
-    const SwOutcome outcome = s.phase == kSwForwardSuccess    ? SwOutcome::kForwardSuccess
-                              : s.phase == kSwBackwardSuccess ? SwOutcome::kBackwardSuccess
-                              : s.phase == kSwFailure         ? SwOutcome::kFailure
-                                                              : SwOutcome::kNoDecision;
-    sw_adapt(scalar, outcome, params);
-    s.rho = scalar.rho;
-    s.successes = scalar.successes;
-    s.failures = scalar.failures;
-    s.phase = kSwIdle;
-    s.bias_scale = 1.0;  // the whole bias was written at its scale
+    sw_adapt_after_apply(s, params);
     *state = s;
     slot_fitness[slot] = s.f_current;
   }
 };
+
+// Reads what another block wrote before a grid-wide barrier: from L2 (ld.global.cg), never from
+// a line this SM's L1 may still hold from an earlier step.
+template <class T>
+__device__ T load_from_l2(const T* p) {
+  static_assert(sizeof(T) % sizeof(int) == 0, "read as ints");
+  T value;
+  int* dst = reinterpret_cast<int*>(&value);
+  const int* src = reinterpret_cast<const int*>(p);
+  #pragma unroll
+  for (std::size_t i = 0; i < sizeof(T) / sizeof(int); ++i) dst[i] = __ldcg(src + i);
+  return value;
+}
+template <class Partial>
+struct L2Items {
+  const Partial* items;
+  __device__ Partial operator()(int i) const { return load_from_l2(items + i); }
+};
+
+// A whole Solis-Wets application in one launch (the chain kernel): each step is SwBothMovesOp's
+// pass; the last block to finish it combines the block partials in order and settles the step;
+// a grid-wide barrier; then every thread applies an accepted move to its own genes, drawing dif
+// again from its state at the step's start. No host launch, copy or decision per step.
+//
+// The grid must be co-resident (a cooperative launch). Genes map to threads, XORWOW states to
+// genes, and partials to trees exactly as in produce_reduce_kernel's one-row launch of the same
+// shape: the steps take the same decisions, to the bit, as SwBothMovesOp and SwApplyOp launched
+// per step. *op.state holds the application's state before and after; every thread keeps its
+// own copy in between, as every thread takes the same decisions. A grid of one block needs no
+// barrier beyond the block's.
+template <class Term>
+__global__ void __launch_bounds__(kThreads)
+    sw_chain_kernel(SwBothMovesOp op, Term term, ReduceShape shape, curandState* rng_states,
+                    PairPartial<typename Term::Partial>* block_partials, unsigned* ticket,
+                    double* slot_fitness, int slot) {
+  using Pair = PairTerm<Term>;
+  using Partial = typename Pair::Partial;
+  const Pair pair{term};
+  const int warp = threadIdx.x / 32;
+  const std::size_t thread_id = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+  curandState rng = rng_states[thread_id];
+  const Dim tiles = (shape.dim + kWarpTile - 1) / kWarpTile;
+  const Dim first_tile = (static_cast<Dim>(blockIdx.x) * kWarps + warp) * shape.tiles_per_warp;
+  const Dim end_tile = first_tile + shape.tiles_per_warp < tiles
+                           ? first_tile + shape.tiles_per_warp : tiles;
+  const bool one_block = gridDim.x == 1;
+  real_t* const x = const_cast<real_t*>(op.x);
+  real_t* const bias = const_cast<real_t*>(op.bias);
+
+  __shared__ Partial warp_results[kWarps];
+  __shared__ Partial scratch[kWarps];
+  __shared__ SwDeviceState settled;
+  __shared__ bool is_last;
+  SwDeviceState s = load_from_l2(op.state);
+  while (s.evaluations < s.budget) {
+    const curandState step_start = rng;
+    struct StepOp {  // SwBothMovesOp with the step's rho and bias scale from registers
+      const SwBothMovesOp& moves;
+      double rho, scale;
+      using Values = SwBothMovesOp::Values;
+      __device__ void produce(int row, Dim j0, int n, Values& v, curandState& r) const {
+        moves.produce_with(rho, scale, row, j0, n, v, r);
+      }
+    };
+    const Partial warp_partial = reduce_warp_tiles(StepOp{op, s.rho, s.bias_scale}, pair, 0,
+                                                   first_tile, end_tile, 0, shape.dim, 0, rng);
+    if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
+    __syncthreads();
+    const Partial block_partial =
+        block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
+    if (threadIdx.x == 0) {
+      block_partials[blockIdx.x] = block_partial;
+      __threadfence();  // publish the partial before taking a ticket
+      is_last = one_block || atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (is_last) {
+      __threadfence();  // see every other block's partial
+      const Partial total = block_reduce_ordered(L2Items<Partial>{block_partials},
+                                                 static_cast<int>(gridDim.x), scratch);
+      if (threadIdx.x == 0) {
+        SwDeviceState next = s;
+        op.settle(next, pair, total);
+        settled = next;
+        if (!one_block) {
+          *ticket = 0;
+          *op.state = next;
+          __threadfence();
+        }
+      }
+    }
+    if (!one_block) {
+      cooperative_groups::this_grid().sync();
+      if (threadIdx.x == 0 && !is_last) settled = load_from_l2(op.state);
+    }
+    __syncthreads();
+    SwDeviceState next = settled;
+    __syncthreads();  // settled is rewritten only after every thread has read it
+    if (next.phase == kSwForwardSuccess || next.phase == kSwBackwardSuccess) {
+      curandState replay = step_start;
+      for_lane_runs(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
+        sw_apply_run(next.phase, s.rho, s.bias_scale, x + j0, bias + j0, n, replay, op.lower,
+                     op.upper);
+      });
+      sw_adapt_after_apply(next, op.params);
+    }
+    s = next;
+  }
+  if (s.bias_scale != 1.0) {
+    for_lane_runs(first_tile, end_tile, shape.dim,
+                  [&](Dim j0, int n) { sw_scale_bias_run(s.bias_scale, bias + j0, n); });
+    s.bias_scale = 1.0;
+  }
+  rng_states[thread_id] = rng;
+  // Every block has read the last step's state before it is overwritten with the final one.
+  if (!one_block) cooperative_groups::this_grid().sync();
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    s.rng_parity = 0;  // the states went back where they came from
+    s.phase = kSwIdle;
+    *op.state = s;
+    slot_fitness[slot] = s.f_current;
+  }
+}
 
 }  // namespace chainsaw::device

@@ -3,6 +3,9 @@
 #include <string>
 
 #include "cli_support.hpp"
+#if defined(CHAINSAW_CUDA)
+#include "core/engines/cuda/device_info.hpp"
+#endif
 
 namespace chainsaw::test {
 namespace {
@@ -68,6 +71,29 @@ TEST_F(AlgorithmsCli, RunsEqualSeparateRunsBitForBit) {
     EXPECT_DOUBLE_EQ(all["summary"]["best_error"]["mean"].get<double>(), sum / 3);
   }
 }
+
+#if defined(CHAINSAW_CUDA)
+// On the GPU the runs share the device, each with its own engine and stream, concurrently: each
+// must still equal its run alone.
+TEST_F(AlgorithmsCli, ConcurrentGpuRunsEqualSeparateRunsBitForBit) {
+  if (cuda_device_count() < 1) GTEST_SKIP() << "no GPU";
+  for (const std::string algorithm : {"ma-sw-chains", "de"}) {
+    const std::string args = "run -q --backend cuda --function rastrigin --dim 1000 --algorithm " +
+                             algorithm + " --evals 20000 --seed 5";
+    const test::Outcome all = chainsaw(args + " --runs 4 --threads 4");
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    const nlohmann::json runs = nlohmann::json::parse(all.out);
+    ASSERT_EQ(runs["results"].size(), 4u);
+    for (int k = 0; k < 4; ++k) {
+      const test::Outcome alone = chainsaw(
+          "run -q --backend cuda --function rastrigin --dim 1000 --algorithm " + algorithm +
+          " --evals 20000 --seed " + std::to_string(5 + k));
+      ASSERT_EQ(alone.exit_code, 0) << alone.err;
+      expect_same_run_result(runs["results"][k], nlohmann::json::parse(alone.out));
+    }
+  }
+}
+#endif
 
 TEST_F(AlgorithmsCli, TargetErrorStopsEveryAlgorithmAndRecordsWhen) {
   for (const std::string algorithm : {"ma-sw-chains", "de", "pso"}) {

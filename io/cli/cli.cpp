@@ -172,7 +172,7 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
              });
   add_number(run, o, "--runs", c.runs,
              "independent runs with seeds --seed .. --seed + K - 1, one JSON with all and their "
-             "mean, sd and median (CPU: concurrently)",
+             "mean, sd and median (concurrently, a run per thread)",
              kInt, parse_int);
 }
 

@@ -468,6 +468,7 @@ struct CudaEngine::Impl {
   std::unique_ptr<ProfiledCollective> profiled_collective;
   DeviceBuffer<unsigned char> gathered;
   int last_ls_syncs = 0;
+  bool sw_chain = device::sw_chain_wanted();
   double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
   PhaseTimeline timeline;         // --profile
   KernelProfile* profile = nullptr;  // --profile: the essential bytes of the passes too
@@ -874,6 +875,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   const device::PassContext ctx = m.context();
   const bool stored = m.stored_evaluation;  // the candidate is stored and evaluated apart
   const bool separate_moves = stored || !device::sw_both_moves_wanted();
+  const bool chain = !separate_moves && m.sw_chain && !ctx.sliced();
   real_t* const candidate = stored ? m.candidate.data() : nullptr;
   const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
                                 m.problem.upper,   m.sw_params, m.fitness.data(), request.slot};
@@ -884,6 +886,13 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       separate_moves ? std::min(m.passes->solis_wets_move_blocks_per_sm(ctx), apply_blocks)
              : std::min(m.passes->solis_wets_both_moves_blocks_per_sm(ctx), apply_blocks);
   std::int64_t left = request.evaluations;
+  // The whole application in one launch where its grid fits; one sync to read where it ended.
+  if (chain && m.passes->solis_wets_chain(ctx, x, bias, m.sw_params, request.slot, blocks_cap)) {
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
+    m.sync();
+    ++m.last_ls_syncs;
+    left = 0;
+  }
   while (left > 0) {
     // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
     // budget and at least halve what is left: few host syncs per application.
@@ -1090,6 +1099,7 @@ void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
 }
 
 int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }
+void CudaEngine::set_solis_wets_chain(bool chain) { impl_->sw_chain = chain; }
 
 std::int64_t CudaEngine::invalid_evaluations() {
   Impl& m = *impl_;

@@ -81,6 +81,10 @@ class CudaEngine final : public Engine {
   double time_evaluation(const std::vector<int>& slots, int repetitions);
   // Host syncs made by the last solis_wets call (to check "no round trip per step").
   int last_ls_host_syncs() const;
+  // How solis_wets runs an application of a function evaluated as it is made (tests compare
+  // the two): in one cooperative launch (the chain kernel, the default) or by a launch per step
+  // (CHAINSAW_SW_LAUNCH=steps in the environment sets that default).
+  void set_solis_wets_chain(bool chain);
 
  private:
   struct Impl;

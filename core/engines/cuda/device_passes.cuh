@@ -110,6 +110,17 @@ inline bool sw_both_moves_wanted() {
   return wanted;
 }
 
+// A Solis-Wets application of a function evaluated as it is made runs in one cooperative
+// launch (sw_chain_kernel) unless CHAINSAW_SW_LAUNCH=steps in the environment asks for a launch
+// per step: to measure what the chain kernel saves.
+inline bool sw_chain_wanted() {
+  static const bool wanted = [] {
+    const char* env = std::getenv("CHAINSAW_SW_LAUNCH");
+    return env == nullptr || std::string(env) != "steps";
+  }();
+  return wanted;
+}
+
 template <class Term, class Op>
 struct ReduceKernel {
   void (*function)(Op, Term, ReduceShape, const curandState*, curandState*,
@@ -222,6 +233,14 @@ class FusedPasses {
                                             curandState* rng_in, curandState* rng_out,
                                             int blocks_cap) const = 0;
   virtual int solis_wets_both_moves_blocks_per_sm(const PassContext& c) const = 0;
+  // A whole application to slot genes x with bias `bias` in one cooperative launch
+  // (sw_chain_kernel), its state in c.sw_state before and after, in the one-row shape of at
+  // most blocks_cap blocks per SM. Whole rows only (not sliced). Returns false, launching
+  // nothing, where that shape has more blocks than the chain kernel can hold resident: a
+  // smaller grid would cut the genes otherwise than the launch per step, and it was slower
+  // (docs/performance.md, "What we tried").
+  virtual bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias,
+                                const SolisWetsParams& params, int slot, int blocks_cap) const = 0;
 };
 
 // The passes of the function whose fitness term is Term (FitnessTerm<Fn> for a built-in
@@ -282,6 +301,34 @@ class FusedPassesFor final : public FusedPasses {
   }
   int solis_wets_both_moves_blocks_per_sm(const PassContext& c) const override {
     return blocks_per_sm<PairTerm<Term>, SwBothMovesOp>(c);
+  }
+  bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias,
+                        const SolisWetsParams& params, int slot, int blocks_cap) const override {
+    CHAINSAW_EXPECTS(!c.sliced(), "the Solis-Wets chain kernel takes whole rows");
+    static const int resident = [] {  // the grid must be co-resident: at most these per SM
+      int n = 0;
+      CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &n, sw_chain_kernel<Term>, kThreads, 0));
+      return n;
+    }();
+    const ReduceShape s = launch_shape(c, Spread::kOneRow, blocks_cap);
+    if (s.blocks_x > resident * c.sm_count) return false;
+    const SwBothMovesOp op{c.sw_state, x, bias, c.lower, c.upper, c.dim, params, c.invalid};
+    cudaLaunchAttribute cooperative{};
+    cooperative.id = cudaLaunchAttributeCooperative;
+    cooperative.val.cooperative = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(s.blocks_x));
+    config.blockDim = dim3(kThreads);
+    config.stream = c.stream;
+    config.attrs = &cooperative;
+    config.numAttrs = 1;
+    using Partial = typename PairTerm<Term>::Partial;
+    CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, sw_chain_kernel<Term>, op, term_, s, c.rng,
+                                         static_cast<Partial*>(c.partials), c.tickets,
+                                         c.slot_fitness, slot));
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+    return true;
   }
 
  private:
