@@ -1,4 +1,4 @@
-// The GPU population path of DE, jDE and PSO (core/engines/cuda/population_cuda.cu) against
+// The GPU population path of DE, jDE, PSO and SS (core/engines/cuda/population_cuda.cu) against
 // the CPU backend: the same random streams and per-gene math, a different fitness reduction
 // order, so the runs agree statistically (Mann-Whitney over 10 seeds) rather than bit for bit.
 // Every test skips without a usable GPU (CI has none).
@@ -135,15 +135,19 @@ TEST_P(CudaAlgorithms, CheckpointResumeIsBitExact) {
   EXPECT_EQ(resumed->best_genes(), fresh.best);
 }
 
-TEST(CudaAlgorithmsScope, ScatterSearchAndCecFunctionsSayUseTheCpu) {
+TEST(CudaAlgorithmsScope, CecFunctionsSayUseTheCpu) {
   REQUIRE_GPU();
-  Config c = gpu_config(Algorithm::kScatterSearch, "rastrigin", 5000, 1);
-  const Problem problem = make_problem(c.function, c.dim, c.seed, "");
-  EXPECT_THROW(make_population_algorithm(c, problem, Backend::kCuda), UserError);
+  for (const Algorithm algorithm : {Algorithm::kDe, Algorithm::kScatterSearch}) {
+    Config c = gpu_config(algorithm, "cec2010-f1", 5000, 1);
+    c.dim = 1000;
+    const Problem problem = make_problem(c.function, c.dim, c.seed, "");
+    EXPECT_THROW(make_population_algorithm(c, problem, Backend::kCuda), UserError);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, CudaAlgorithms,
-                         ::testing::Values(Algorithm::kDe, Algorithm::kJde, Algorithm::kPso),
+                         ::testing::Values(Algorithm::kDe, Algorithm::kJde, Algorithm::kPso,
+                                           Algorithm::kScatterSearch),
                          [](const auto& info) { return std::string(algorithm_name(info.param)); });
 
 }  // namespace

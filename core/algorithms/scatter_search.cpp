@@ -129,6 +129,30 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
         parent_a[static_cast<std::size_t>(2 * p + c)] = a;
         parent_b[static_cast<std::size_t>(2 * p + c)] = b;
       }
+  // Step 4 runs every member at once when the budget covers every member's worst case;
+  // otherwise one after the other in pool order, each taking what is left, so that the result
+  // never depends on the thread count.
+  const std::int64_t worst = 2 * static_cast<std::int64_t>(config_.ss_ls_iterations);
+  const bool all_at_once = config_.ss_ls_iterations > 0 &&
+                           evaluations_left - count >= worst * count && !problem_.is_external();
+  if (all_at_once) {
+    std::vector<std::int64_t> spent(static_cast<std::size_t>(count), 0);
+    bool done = false;
+    {
+      ScopedPhase phase(timers_, Phase::kLocalSearch);
+      ScopedBucket timer(profile_, Bucket::kSwMoves);
+      done = combine_and_improve(parent_a, parent_b, count, iteration, spent);
+    }
+    if (done) {
+      const std::int64_t total = std::accumulate(spent.begin(), spent.end(), std::int64_t{0});
+      counters_.evaluations += count + total;
+      counters_.ga_evaluations += count;
+      counters_.ls_evaluations += total;
+      for (std::int64_t e : spent) counters_.ls_applications += e > 0 ? 1 : 0;
+      update_reference_set(count);
+      return;
+    }
+  }
   {
     ScopedPhase phase(timers_, Phase::kCrossover);
     ScopedBucket timer(profile_, Bucket::kCrossover);
@@ -153,15 +177,12 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
   counters_.evaluations += count;
   counters_.ga_evaluations += count;
 
-  // 4. Improvement. When the budget covers every member's worst case, the members run in
-  // parallel; otherwise one after the other in pool order, each taking what is left, so that
-  // the result never depends on the thread count.
+  // 4. Improvement.
   std::int64_t left = evaluations_left - count;
   if (config_.ss_ls_iterations > 0 && left > 0) {
     ScopedPhase phase(timers_, Phase::kLocalSearch);
     ScopedBucket timer(profile_, Bucket::kSwMoves);
-    const std::int64_t worst = 2 * static_cast<std::int64_t>(config_.ss_ls_iterations);
-    const bool parallel = left >= worst * count && !problem_.is_external();
+    const bool parallel = all_at_once;
     std::vector<std::int64_t> spent(static_cast<std::size_t>(count), 0);
     auto improve = [&](int m, std::int64_t cap) {
       const real_t* a = ref_.data() + static_cast<Dim>(parent_a[m]) * dim_;
@@ -199,7 +220,11 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
     for (std::int64_t s : spent) counters_.ls_applications += s > 0 ? 1 : 0;
   }
 
-  // 5. R <- the |R| best of R and the pool (R first: a tie keeps the member already in R).
+  update_reference_set(count);
+}
+
+// 5. R <- the |R| best of R and the pool (R first: a tie keeps the member already in R).
+void ScatterSearch::update_reference_set(int count) {
   bool entered = false;
   {
     ScopedPhase phase(timers_, Phase::kSelection);

@@ -54,12 +54,28 @@ class ScatterSearch : public PopulationAlgorithm {
   void save_arrays(AlgorithmState& state) const override;
   void restore_arrays(const AlgorithmState& state) override;
 
+  // Steps 3 and 4 at once for pool members 0..count (parents parent_a[m] and parent_b[m] of R),
+  // each improved with its worst case of evaluations available: fills pool_, pool_fitness_ and
+  // spent[m] (the member's improvement evaluations) and returns true; false (the default)
+  // leaves both steps to the CPU code. The GPU path's kernel (core/engines/cuda/population_cuda.cu).
+  virtual bool combine_and_improve(const std::vector<int>& parent_a,
+                                   const std::vector<int>& parent_b, int count,
+                                   std::uint64_t iteration, std::vector<std::int64_t>& spent) {
+    (void)parent_a, (void)parent_b, (void)count, (void)iteration, (void)spent;
+    return false;
+  }
+  Dim dim() const { return dim_; }
+  const std::vector<real_t>& reference() const { return ref_; }
+  std::vector<real_t>& pool() { return pool_; }
+  std::vector<double>& pool_fitness() { return pool_fitness_; }
+  int children() const { return r_ * (r_ - 1); }
+
  private:
   // Builds R from `rows` rows of `genes` (fitness alongside), best first.
   void take_reference_set(const std::vector<real_t>& genes, const std::vector<double>& fitness,
                           int rows);
   void restart(std::int64_t evaluations_left);
-  int children() const { return r_ * (r_ - 1); }
+  void update_reference_set(int count);
 
   int r_;    // |R| = |R1| + |R2|
   Dim dim_;

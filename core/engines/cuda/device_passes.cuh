@@ -322,7 +322,7 @@ class FusedPassesFor final : public FusedPasses {
     config.blockDim = dim3(kThreads);
     config.stream = c.stream;
     config.attrs = &cooperative;
-    config.numAttrs = 1;
+    config.numAttrs = s.blocks_x > 1 ? 1 : 0;  // one block needs no grid barrier
     using Partial = typename PairTerm<Term>::Partial;
     CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, sw_chain_kernel<Term>, op, term_, s, c.rng,
                                          static_cast<Partial*>(c.partials), c.tickets,

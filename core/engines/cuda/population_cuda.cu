@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "core/algorithms/scatter_search.hpp"
+
 #include "core/engines/cuda/cuda_check.hpp"
 #include "core/engines/cuda/device_buffer.hpp"
 #include "core/engines/cuda/population_kernels.cuh"
@@ -12,9 +14,7 @@ namespace chainsaw {
 
 bool population_runs_on_cuda(const Config& config, const Problem& problem, std::string* why) {
   const char* reason = nullptr;
-  if (config.algorithm == Algorithm::kScatterSearch)
-    reason = "ss runs on the CPU backend only so far";
-  else if (config.algorithm == Algorithm::kMaSwChains)
+  if (config.algorithm == Algorithm::kMaSwChains)
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
   else if (problem.is_cec2010() || problem.is_external())
     reason = "the GPU population path evaluates the paper's six functions only so far";
@@ -23,6 +23,17 @@ bool population_runs_on_cuda(const Config& config, const Problem& problem, std::
 }
 
 namespace {
+
+// Launch shape from the device: a warp multiple covering D, at most 256 threads (a block per
+// individual; more individuals than SMs keep every SM busy).
+int block_threads(Dim dim) {
+  int device = 0, warp = 32, max_threads = 1024;
+  CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
+  CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device));
+  CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerBlock, device));
+  const Dim cover = (dim + warp - 1) / warp * warp;
+  return static_cast<int>(std::min<Dim>(cover, std::min(256, max_threads)));
+}
 
 // Generations queued per unit before the host waits once (for the best fitness, the stopping
 // criteria and checkpoints).
@@ -36,14 +47,7 @@ class CudaPopulation final : public PopulationAlgorithm {
         n_(config.algorithm_population()),
         dim_(problem.dim),
         vmax_(config.pso_vmax * problem.width()) {
-    // Launch shape from the device: a warp multiple covering D, at most 256 threads (a block
-    // per individual; more individuals than SMs keep every SM busy).
-    int device = 0, warp = 32, max_threads = 1024;
-    CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
-    CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device));
-    CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerBlock, device));
-    const Dim cover = (dim_ + warp - 1) / warp * warp;
-    threads_ = static_cast<int>(std::min<Dim>(cover, std::min(256, max_threads)));
+    threads_ = block_threads(dim_);
     const std::size_t genes = static_cast<std::size_t>(n_) * static_cast<std::size_t>(dim_);
     for (int b = 0; b < 2; ++b) {
       genes_[b] = DeviceBuffer<real_t>(genes);
@@ -244,6 +248,76 @@ class CudaPopulation final : public PopulationAlgorithm {
   std::int64_t generation_ = 0;
 };
 
+// Scatter Search with steps 3 and 4 on the GPU: a block per pool member combines its parents
+// and runs its whole Solis-Wets improvement (ss_combine_improve_kernel); the reference set (a few
+// rows) stays with the host, which builds and updates it as on the CPU. An iteration whose
+// budget cannot cover every member's worst case runs on the CPU, member after member, as there.
+class CudaScatterSearch final : public ScatterSearch {
+ public:
+  CudaScatterSearch(const Config& config, const Problem& problem)
+      : ScatterSearch(config, problem), threads_(block_threads(problem.dim)) {
+    const std::size_t rows = static_cast<std::size_t>(children());
+    const std::size_t genes = rows * static_cast<std::size_t>(dim());
+    device_reference_ = DeviceBuffer<real_t>(static_cast<std::size_t>(reference_size()) *
+                                static_cast<std::size_t>(dim()));
+    device_pool_ = DeviceBuffer<real_t>(genes);
+    device_bias_ = DeviceBuffer<real_t>(genes);
+    device_parents_ = DeviceBuffer<int>(2 * rows);
+    device_fitness_ = DeviceBuffer<double>(rows);
+    device_spent_ = DeviceBuffer<long long>(rows);
+  }
+
+ protected:
+  bool combine_and_improve(const std::vector<int>& parent_a, const std::vector<int>& parent_b,
+                           int count, std::uint64_t iteration,
+                           std::vector<std::int64_t>& spent) override {
+    cudaStream_t s = stream_.get();
+    const std::vector<real_t>& ref = reference();
+    std::vector<int> parents(parent_a.begin(), parent_a.begin() + count);
+    parents.insert(parents.end(), parent_b.begin(), parent_b.begin() + count);
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(device_reference_.data(), ref.data(), ref.size() * sizeof(real_t),
+                                      cudaMemcpyHostToDevice, s));
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(device_parents_.data(), parents.data(),
+                                      parents.size() * sizeof(int), cudaMemcpyHostToDevice, s));
+    device::SsIteration a{device_reference_.data(), device_parents_.data(), device_parents_.data() + count, device_pool_.data(),
+                          device_bias_.data(), device_fitness_.data(), device_spent_.data(), count,
+                          config_.ss_ls_iterations,
+                          2 * static_cast<long long>(config_.ss_ls_iterations), dim(),
+                          problem_.lower, problem_.upper, config_.ss_lambda,
+                          config_.solis_wets, problem_.shift, config_.seed, iteration};
+    visit_function(problem_.function, [&](auto fn) {
+      using Fn = decltype(fn);
+      if constexpr (std::is_same_v<Fn, GenesOnly>) {
+        throw UserError("the GPU population path evaluates the built-in functions only");
+      } else {
+        const std::size_t shared = static_cast<std::size_t>(threads_) * sizeof(typename Fn::Partial);
+        device::ss_combine_improve_kernel<Fn><<<count, threads_, shared, s>>>(a);
+        CHAINSAW_CUDA_CHECK_LAUNCH();
+      }
+    });
+    const std::size_t genes = static_cast<std::size_t>(count) * static_cast<std::size_t>(dim());
+    std::vector<long long> used(static_cast<std::size_t>(count));
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(pool().data(), device_pool_.data(), genes * sizeof(real_t),
+                                      cudaMemcpyDeviceToHost, s));
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(pool_fitness().data(), device_fitness_.data(),
+                                      static_cast<std::size_t>(count) * sizeof(double),
+                                      cudaMemcpyDeviceToHost, s));
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(used.data(), device_spent_.data(), used.size() * sizeof(long long),
+                                      cudaMemcpyDeviceToHost, s));
+    stream_.synchronize();
+    for (int m = 0; m < count; ++m) spent[static_cast<std::size_t>(m)] = used[static_cast<std::size_t>(m)];
+    return true;
+  }
+
+ private:
+  int threads_;
+  CudaStream stream_;
+  DeviceBuffer<real_t> device_reference_, device_pool_, device_bias_;
+  DeviceBuffer<int> device_parents_;
+  DeviceBuffer<double> device_fitness_;
+  DeviceBuffer<long long> device_spent_;
+};
+
 }  // namespace
 
 std::unique_ptr<PopulationAlgorithm> make_cuda_population_algorithm(const Config& config,
@@ -252,6 +326,8 @@ std::unique_ptr<PopulationAlgorithm> make_cuda_population_algorithm(const Config
   if (!population_runs_on_cuda(config, problem, &why))
     throw UserError(std::string("--algorithm ") + algorithm_name(config.algorithm) +
                     " --backend cuda: " + why + "; use --backend cpu");
+  if (config.algorithm == Algorithm::kScatterSearch)
+    return std::make_unique<CudaScatterSearch>(config, problem);
   return std::make_unique<CudaPopulation>(config, problem);
 }
 

@@ -16,6 +16,8 @@
 #include "core/algorithms/population_ops.hpp"
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
+#include "localsearch/solis_wets.hpp"
+#include "ssga/blx_alpha.hpp"
 
 namespace chainsaw::device {
 
@@ -179,6 +181,122 @@ __global__ void pso_step_kernel(PsoStep a) {
     for (Dim j = g.begin; j < g.end; ++j) a.pbest[row + j] = a.x[row + j];
     __syncthreads();  // every thread has read pbest_fitness[i] before it changes
     if (threadIdx.x == 0) a.pbest_fitness[i] = f;
+  }
+}
+
+// Scatter Search's steps 3 and 4 (core/algorithms/scatter_search.hpp) for one pool member per
+// block: its BLX-alpha child of two reference-set members, evaluated, then its Solis-Wets
+// improvement (ss_improve's steps, every candidate evaluated by the block). The deviates are
+// drawn again from their keyed streams where ss_improve keeps them (dif), so neither dif nor
+// the candidates are stored: a step reads x and the bias once per move.
+struct SsIteration {
+  const real_t* ref;  // the reference set, rows of dim
+  const int* parent_a;
+  const int* parent_b;
+  real_t* pool;   // count rows
+  real_t* bias;   // count rows of scratch
+  double* fitness;
+  long long* spent;
+  int count, iterations;
+  long long cap;  // evaluations each member's improvement may spend
+  Dim dim;
+  double lower, upper, lambda;
+  SolisWetsParams params;
+  Shift shift;
+  std::uint64_t seed, iteration;
+};
+
+struct SquaredDistance {  // a block sum through block_fitness
+  static constexpr double kBias = 0.0;
+  using Partial = SumPartial;
+  __device__ static double finish(const Partial& p, Dim) { return p.sum; }
+};
+
+template <class Fn>
+__global__ void ss_combine_improve_kernel(SsIteration a) {
+  extern __shared__ unsigned char shared_raw[];
+  auto* parts = reinterpret_cast<typename Fn::Partial*>(shared_raw);
+  const int m = blockIdx.x;
+  const Dim row = static_cast<Dim>(m) * a.dim;
+  const GeneRange g = thread_genes(a.dim);
+  const real_t* xa = a.ref + static_cast<Dim>(a.parent_a[m]) * a.dim;
+  const real_t* xb = a.ref + static_cast<Dim>(a.parent_b[m]) * a.dim;
+  real_t* x = a.pool + row;
+  real_t* bias = a.bias + row;
+  const std::uint64_t combination =
+      population_key(a.seed, PopulationPurpose::kCombination, a.iteration,
+                     static_cast<std::uint64_t>(m));
+  const double alpha = ss_child_alpha(m % 2, a.lambda);
+  typename Fn::Partial partial{};
+  SumPartial squares{};
+  for (Dim j = g.begin; j < g.end; ++j) {
+    x[j] = blx_alpha_gene(xa[j], xb[j], alpha, a.lower, a.upper,
+                          uniform_at(combination, static_cast<std::uint64_t>(j)));
+    bias[j] = real_t{0};
+    Fn::accumulate(partial, shifted_gene(x[j], a.shift, j), j + 1);
+    const double d = static_cast<double>(xa[j]) - static_cast<double>(xb[j]);
+    squares.sum += d * d;
+  }
+  double fx = block_fitness<Fn>(partial, parts, a.dim);
+  const double width = a.upper - a.lower;
+  const double distance =
+      sqrt(block_fitness<SquaredDistance>(squares, reinterpret_cast<SumPartial*>(parts), a.dim));
+  SolisWetsState state;  // every thread takes the same decisions from the same block values
+  state.rho = fmin(0.1 * width, fmax(0.5 * distance / sqrt(static_cast<double>(a.dim)),
+                                     1e-12 * width));
+  const std::uint64_t improvement =
+      population_key(a.seed, PopulationPurpose::kImprovement, a.iteration,
+                     static_cast<std::uint64_t>(m));
+  long long spent = 0;
+  for (int step = 0; step < a.iterations && spent < a.cap; ++step) {
+    const std::uint64_t key = derive_key(improvement, static_cast<std::uint64_t>(step));
+    auto dif = [&](Dim j) {
+      return static_cast<real_t>(state.rho * normal_at(key, static_cast<std::uint64_t>(j)));
+    };
+    SwOutcome outcome = SwOutcome::kNoDecision;
+    typename Fn::Partial forward{};
+    for (Dim j = g.begin; j < g.end; ++j)
+      Fn::accumulate(forward,
+                     shifted_gene(sw_forward_gene(x[j], bias[j], dif(j), a.lower, a.upper),
+                                  a.shift, j),
+                     j + 1);
+    const double f_forward = block_fitness<Fn>(forward, parts, a.dim);
+    ++spent;
+    if (f_forward < fx) {
+      outcome = SwOutcome::kForwardSuccess;
+      fx = f_forward;
+      for (Dim j = g.begin; j < g.end; ++j) {
+        const real_t d = dif(j);
+        x[j] = sw_forward_gene(x[j], bias[j], d, a.lower, a.upper);
+        bias[j] = sw_bias_after_forward_success(bias[j], d);
+      }
+    } else if (spent < a.cap) {
+      typename Fn::Partial backward{};
+      for (Dim j = g.begin; j < g.end; ++j)
+        Fn::accumulate(backward,
+                       shifted_gene(sw_backward_gene(x[j], bias[j], dif(j), a.lower, a.upper),
+                                    a.shift, j),
+                       j + 1);
+      const double f_backward = block_fitness<Fn>(backward, parts, a.dim);
+      ++spent;
+      if (f_backward < fx) {
+        outcome = SwOutcome::kBackwardSuccess;
+        fx = f_backward;
+        for (Dim j = g.begin; j < g.end; ++j) {
+          const real_t d = dif(j);
+          x[j] = sw_backward_gene(x[j], bias[j], d, a.lower, a.upper);
+          bias[j] = sw_bias_after_backward_success(bias[j], d);
+        }
+      } else {
+        outcome = SwOutcome::kFailure;
+        for (Dim j = g.begin; j < g.end; ++j) bias[j] = sw_bias_after_failure(bias[j]);
+      }
+    }
+    sw_adapt(state, outcome, a.params);
+  }
+  if (threadIdx.x == 0) {
+    a.fitness[m] = fx;
+    a.spent[m] = spent;
   }
 }
 
