@@ -161,7 +161,8 @@ class CudaPopulation final : public PopulationAlgorithm {
     visit_function(problem_.function, [&](auto fn) {
       using Fn = decltype(fn);
       if constexpr (std::is_same_v<Fn, GenesOnly>) {
-        throw UserError("the GPU population path evaluates the paper's six functions only so far");
+        throw UserError("the GPU population path evaluates the per-gene built-in functions "
+                        "only, not cec2010-* or user objectives");
       } else {
         f(fn);
       }
