@@ -879,12 +879,12 @@ int export_command(ExportOptions& x) {
 int functions_command() {
   std::string out;
   auto table = [&out](const std::vector<FunctionInfo>& functions, const char* title) {
-    out += fmt::format("{}\n{:<20} {:<16} {:<14} {}\n", title, "function", "domain",
+    out += fmt::format("{}\n{:<32} {:<16} {:<14} {}\n", title, "function", "domain",
                        "separability", "formula (z = x - o)");
     for (const FunctionInfo& f : functions) {
       const std::string name =
           f.alias != nullptr ? fmt::format("{} ({})", f.name, f.alias) : std::string(f.name);
-      out += fmt::format("{:<20} {:<16} {:<14} {}\n", name,
+      out += fmt::format("{:<32} {:<16} {:<14} {}\n", name,
                          fmt::format("[{:g}, {:g}]", f.lower, f.upper), f.separability, f.formula);
     }
   };
