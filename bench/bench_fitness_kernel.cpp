@@ -84,8 +84,8 @@ void BM_FitnessKernel(benchmark::State& state, const char* function) {
 
 void register_all() {
   std::vector<std::string> names;
-  for (const FunctionInfo& info : all_functions()) names.push_back(info.name);
-  for (const FunctionInfo& info : cec2010_functions()) names.push_back(info.name);
+  for (const auto* table : {&all_functions(), &classic_functions(), &cec2010_functions()})
+    for (const FunctionInfo& info : *table) names.push_back(info.name);
   for (const std::string& name : names)
     benchmark::RegisterBenchmark(("fitness_cpu/" + name).c_str(), BM_FitnessHost,
                                  function_info(name).name)
@@ -103,12 +103,14 @@ void register_all() {
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
   }
-  for (const FunctionInfo& info : cec2010_functions()) {
-    benchmark::RegisterBenchmark((std::string("fitness/") + info.name).c_str(), BM_FitnessKernel,
-                                 info.name)
-        ->Arg(1000000)
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
+  for (const auto* table : {&classic_functions(), &cec2010_functions()}) {
+    for (const FunctionInfo& info : *table) {
+      benchmark::RegisterBenchmark((std::string("fitness/") + info.name).c_str(),
+                                   BM_FitnessKernel, info.name)
+          ->Arg(1000000)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+    }
   }
 #endif
 }

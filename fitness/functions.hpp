@@ -1,4 +1,5 @@
-// The six benchmark functions of seed 003 §6.3, shifted (z = x - o) and with fBias = -330.
+// The six benchmark functions of seed 003 §6.3, shifted (z = x - o) and with fBias = -330, and
+// the classic functions added for the other seeds' benchmarks (below the six, f(o) = 0).
 // Each is a per-gene term (`accumulate`; index i is 1-based as in the formulas and of type
 // Index: a count (Dim), or a double where the term computes with it, so that a kernel may step
 // it without converting an integer per gene; exact either way) and a reduction kind
@@ -25,6 +26,18 @@ CHAINSAW_HD double cos_two_pi(double z) {
 #else
   return cos(kTwoPi * z);
 #endif
+}
+
+inline constexpr double kE = 2.718281828459045235360287;
+inline constexpr double kPi = 3.141592653589793238462643;
+
+CHAINSAW_HD double ackley(double square_sum, double cos_sum, Dim n) {
+  if (n == 0) return 0.0;
+  const double nd = static_cast<double>(n);
+  // -20 e^(-0.2 sqrt(s/n)) - e^(c/n) + 20 + e, regrouped so that each half is exactly 0 at the
+  // optimum (s = 0, c = n) instead of a difference of two rounded ~22.7s: CEC 2010's F6 weighs
+  // it by 10^6.
+  return -20.0 * expm1(-0.2 * sqrt(square_sum / nd)) - kE * expm1(cos_sum / nd - 1.0);
 }
 }  // namespace detail
 
@@ -96,6 +109,207 @@ struct Schwefel12 {
     p.count += 1.0;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.prefix_square_sum; }
+};
+
+// The classic functions beyond the paper's six: Rosenbrock and Zakharov (Janssen et al.'s GPU
+// DE benchmark) and Nashed et al.'s Table 3 (docs/functions.md). Shifted like the six (z = x - o)
+// with f(o) = 0. Those whose optimum is not at z = 0 are moved there (Rosenbrock u = z + 1,
+// Levy w = 1 + z/4, Schwefel 2.26 u = z + 420.97, Dixon-Price u = z + x*), so that x = o is
+// the optimum on every function and the distance to the optimum means the same everywhere.
+
+struct Rosenbrock {  // sum_{i<D} 100 (u_i^2 - u_{i+1})^2 + (u_i - 1)^2, u = z + 1
+  static constexpr double kBias = 0.0;
+  using Index = double;
+  using Partial = RosenbrockPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) { p.add(z + 1.0, i); }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
+};
+
+struct Zakharov {  // sum z_i^2 + s^2 + s^4, s = sum 0.5 i z_i
+  static constexpr double kBias = 0.0;
+  using Index = double;
+  using Partial = TwoSumsPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) {
+    p.first += z * z;
+    p.second += 0.5 * i * z;
+  }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
+    const double s2 = p.second * p.second;
+    return p.first + s2 + s2 * s2;
+  }
+};
+
+struct Sphere {
+  static constexpr double kBias = 0.0;
+  using Index = Dim;
+  using Partial = SumPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index /*i*/) { p.sum += z * z; }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
+};
+
+struct HyperEllipsoid {  // sum i^2 z_i^2
+  static constexpr double kBias = 0.0;
+  using Index = double;
+  using Partial = SumPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) { p.sum += i * i * z * z; }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
+};
+
+// sum |z| + prod |z|. The product overflows to inf far from o at large D (|z| ~ 10 at D ~ 300),
+// as it does in float64 references: the search still ranks such points last.
+struct Schwefel222 {
+  static constexpr double kBias = 0.0;
+  using Index = Dim;
+  using Partial = SumProductPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index /*i*/) {
+    p.sum += fabs(z);
+    p.product *= fabs(z);
+  }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum + p.product; }
+};
+
+// Schwefel 2.26 as the CEC 2014 code evaluates it (its F10): u = z + 420.97 (the optimum of
+// -u sin sqrt|u|), and a u beyond +-500, reachable once shifted, is folded back into the range
+// with a quadratic penalty (u -+ 500)^2 / 10^4 / D: without it the unbounded u sin sqrt|u| beats
+// the optimum outside [-500, 500]. The first sum is of (418.98... - u sin sqrt|u|), each ~0 at
+// the optimum; the second is the penalties'.
+struct Schwefel226 {
+  static constexpr double kBias = 0.0;
+  static constexpr double kOptimum = 4.209687462275036e+002;
+  static constexpr double kValue = 4.189828872724338e+002;
+  using Index = Dim;
+  using Partial = TwoSumsPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index /*i*/) {
+    const double u = z + kOptimum;
+    if (u > 500.0) {
+      const double folded = 500.0 - fmod(u, 500.0);
+      const double excess = (u - 500.0) / 100.0;
+      p.first += kValue - folded * sin(sqrt(folded));
+      p.second += excess * excess;
+    } else if (u < -500.0) {
+      const double folded = fmod(fabs(u), 500.0);
+      const double excess = (u + 500.0) / 100.0;
+      p.first += kValue - (folded - 500.0) * sin(sqrt(500.0 - folded));
+      p.second += excess * excess;
+    } else {
+      p.first += kValue - u * sin(sqrt(fabs(u)));
+    }
+  }
+  CHAINSAW_HD static double finish(const Partial& p, Dim dim) {
+    return p.first + p.second / static_cast<double>(dim);
+  }
+};
+
+// Katsuura: prod_i (1 + i sum_{k=1}^{32} |2^k z_i - round(2^k z_i)| 2^-k) - 1. Every factor is
+// >= 1, so far from o the product overflows to inf at large D (D ~ 300 on the paper's range).
+struct Katsuura {
+  static constexpr double kBias = 0.0;
+  using Index = double;
+  using Partial = SumProductPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) {
+    double s = 0.0, scale = 2.0;  // 2^k: scalings by powers of two are exact
+    for (int k = 1; k <= 32; ++k, scale *= 2.0) {
+      const double y = scale * z;
+      s += fabs(y - nearbyint(y)) / scale;
+    }
+    p.product *= 1.0 + i * s;
+  }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.product - 1.0; }
+};
+
+struct Ackley {  // -20 exp(-0.2 sqrt(sum z^2 / D)) - exp(sum cos(2 pi z) / D) + 20 + e
+  static constexpr double kBias = 0.0;
+  using Index = Dim;
+  using Partial = TwoSumsPartial;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index /*i*/) {
+    p.first += z * z;
+    p.second += detail::cos_two_pi(z);
+  }
+  CHAINSAW_HD static double finish(const Partial& p, Dim dim) {
+    return detail::ackley(p.first, p.second, dim);
+  }
+};
+
+// Dixon-Price, (u_1 - 1)^2 + sum_{i>=2} i (2 u_i^2 - u_{i-1})^2, on u = z + x* where
+// x*_i = 2^-((2^i - 2) / 2^i) = 2^(2^(1-i) - 1) is its optimum.
+struct DixonPricePair {
+  CHAINSAW_HD static double term(double previous, double u, double i) {
+    const double a = 2.0 * u * u - previous;
+    return i * a * a;
+  }
+};
+struct DixonPrice {
+  static constexpr double kBias = 0.0;
+  using Index = double;
+  using Partial = NeighbourPartial<DixonPricePair>;
+  CHAINSAW_HD static double optimum(double i) { return exp2(exp2(1.0 - i) - 1.0); }
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) { p.add(z + optimum(i), i); }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
+    const double d = p.first - 1.0;
+    return d * d + p.sum;
+  }
+};
+
+// The expanded functions of CEC 2005 (F13, F14): a two-variable function over every
+// neighbouring pair, the last paired with the first.
+template <class Pair>
+CHAINSAW_HD double expanded_finish(const NeighbourPartial<Pair>& p) {
+  return p.sum + Pair::term(p.last, p.first, 0.0);
+}
+
+// Griewank of Rosenbrock (CEC 2005 F13, "F8F2"): sum g(r(u_i, u_{i+1})), u = z + 1,
+// g(s) = s^2/4000 - cos s + 1, r Rosenbrock's pair.
+struct GriewankRosenbrockPair {
+  CHAINSAW_HD static double term(double u, double next, double i) {
+    const double s = RosenbrockPair::term(u, next, i);
+    return s * s / 4000.0 - cos(s) + 1.0;
+  }
+};
+struct GriewankRosenbrock {
+  static constexpr double kBias = 0.0;
+  using Index = double;
+  using Partial = NeighbourPartial<GriewankRosenbrockPair>;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) { p.add(z + 1.0, i); }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return expanded_finish(p); }
+};
+
+// Expanded Schaffer F6 (CEC 2005 F14): sum F(z_i, z_{i+1}),
+// F(x, y) = 0.5 + (sin^2 sqrt(x^2 + y^2) - 0.5) / (1 + 0.001 (x^2 + y^2))^2.
+struct ScafferPair {
+  CHAINSAW_HD static double term(double x, double y, double /*i*/) {
+    const double r2 = x * x + y * y;
+    const double s = sin(sqrt(r2));
+    const double d = 1.0 + 0.001 * r2;
+    return 0.5 + (s * s - 0.5) / (d * d);
+  }
+};
+struct Scaffer {
+  static constexpr double kBias = 0.0;
+  using Index = double;
+  using Partial = NeighbourPartial<ScafferPair>;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) { p.add(z, i); }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return expanded_finish(p); }
+};
+
+// Levy on w = 1 + z/4: sin^2(pi w_1) + sum_{i<D} (w_i - 1)^2 (1 + 10 sin^2(pi w_i + 1))
+// + (w_D - 1)^2 (1 + sin^2(2 pi w_D)). The middle sum is a pair term of the earlier value only,
+// so that the last w is left for finish.
+struct LevyPair {
+  CHAINSAW_HD static double term(double w, double /*next*/, double /*i*/) {
+    const double s = sin(detail::kPi * w + 1.0);
+    return (w - 1.0) * (w - 1.0) * (1.0 + 10.0 * s * s);
+  }
+};
+struct Levy {
+  static constexpr double kBias = 0.0;
+  using Index = double;
+  using Partial = NeighbourPartial<LevyPair>;
+  CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) { p.add(1.0 + 0.25 * z, i); }
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
+    const double head = sin(detail::kPi * p.first);
+    const double tail = sin(detail::kTwoPi * p.last);
+    return head * head + p.sum + (p.last - 1.0) * (p.last - 1.0) * (1.0 + tail * tail);
+  }
 };
 
 // The gene-making pass of a function that is not a per-gene term (the CEC 2010 functions, whose

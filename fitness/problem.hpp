@@ -18,6 +18,11 @@ namespace chainsaw {
 
 enum class FunctionId {
   kRastrigin, kGriewank, kSalomon, kDiscus, kSumSquares, kSchwefel12,
+  // the classic functions (classic_functions()); the kNashed ids are one of the above on
+  // Nashed et al.'s range
+  kRosenbrock, kZakharov, kSphere, kHyperEllipsoid, kSchwefel222, kSchwefel226, kKatsuura,
+  kAckley, kDixonPrice, kGriewankRosenbrock, kScaffer, kLevy, kNashedSumSquares,
+  kNashedZakharov, kNashedSchwefel12, kNashedRastrigin, kNashedGriewank, kNashedSalomon,
   // CEC 2010 LSGO F1..F20, consecutive (cec2010_number relies on it)
   kCec2010F1, kCec2010F2, kCec2010F3, kCec2010F4, kCec2010F5, kCec2010F6, kCec2010F7,
   kCec2010F8, kCec2010F9, kCec2010F10, kCec2010F11, kCec2010F12, kCec2010F13, kCec2010F14,
@@ -38,13 +43,17 @@ struct FunctionInfo {
   double upper;
   const char* separability;
   const char* formula;
+  const char* alias = nullptr;  // a second name (nashed-fN), accepted wherever the name is
 };
 
 // The six functions of the paper (seed 003 §6.3).
 const std::vector<FunctionInfo>& all_functions();
+// Rosenbrock, Zakharov and Nashed et al.'s Table 3 (fitness/functions.hpp), f(o) = 0 unless
+// they are one of the six.
+const std::vector<FunctionInfo>& classic_functions();
 // The twenty CEC 2010 LSGO functions, cec2010-f1 .. cec2010-f20 (fitness/cec2010/cec2010.hpp).
 const std::vector<FunctionInfo>& cec2010_functions();
-// Throws UserError naming the known functions when `name` is not one of them.
+// Throws UserError naming the known functions when `name` is neither a name nor an alias.
 const FunctionInfo& function_info(const std::string& name);
 const FunctionInfo& function_info(FunctionId id);
 
@@ -170,8 +179,8 @@ struct Problem {
   bool evaluates_stored_vectors() const { return is_cec2010() || is_external(); }
 };
 
-// f(o) of a function: -330 for the paper's six, 0 for CEC 2010.
-inline double function_optimum_value(FunctionId id) { return cec2010_number(id) ? 0.0 : kFBias; }
+// f(o) of a function: -330 for the paper's six (on any range), 0 for the others.
+double function_optimum_value(FunctionId id);
 double function_optimum_value(const std::string& function_name);
 
 // Throws UserError when the function is not defined for D variables (CEC 2010's groups).
@@ -200,6 +209,25 @@ decltype(auto) visit_function(FunctionId id, F&& f) {
     case FunctionId::kDiscus: return f(Discus{});
     case FunctionId::kSumSquares: return f(SumSquares{});
     case FunctionId::kSchwefel12: return f(Schwefel12{});
+    case FunctionId::kRosenbrock: return f(Rosenbrock{});
+    case FunctionId::kZakharov: return f(Zakharov{});
+    case FunctionId::kSphere: return f(Sphere{});
+    case FunctionId::kHyperEllipsoid: return f(HyperEllipsoid{});
+    case FunctionId::kSchwefel222: return f(Schwefel222{});
+    case FunctionId::kSchwefel226: return f(Schwefel226{});
+    case FunctionId::kKatsuura: return f(Katsuura{});
+    case FunctionId::kAckley: return f(Ackley{});
+    case FunctionId::kDixonPrice: return f(DixonPrice{});
+    case FunctionId::kGriewankRosenbrock: return f(GriewankRosenbrock{});
+    case FunctionId::kScaffer: return f(Scaffer{});
+    case FunctionId::kLevy: return f(Levy{});
+    // Nashed et al.'s ranges of functions defined above: the same type, so the same kernels
+    case FunctionId::kNashedSumSquares: return f(SumSquares{});
+    case FunctionId::kNashedZakharov: return f(Zakharov{});
+    case FunctionId::kNashedSchwefel12: return f(Schwefel12{});
+    case FunctionId::kNashedRastrigin: return f(Rastrigin{});
+    case FunctionId::kNashedGriewank: return f(Griewank{});
+    case FunctionId::kNashedSalomon: return f(Salomon{});
     default: return f(GenesOnly{});
   }
 }

@@ -51,6 +51,56 @@ struct PrefixSquarePartial {
   }
 };
 
+// Two independent sums (Zakharov: sum z^2 and sum 0.5 i z; Ackley: sum z^2 and sum cos 2 pi z).
+struct TwoSumsPartial {
+  static constexpr bool kOrdered = false;
+  double first = 0.0;
+  double second = 0.0;
+  CHAINSAW_HD static TwoSumsPartial combine(const TwoSumsPartial& a, const TwoSumsPartial& b) {
+    return {a.first + b.first, a.second + b.second};
+  }
+};
+
+// A sum over neighbouring pairs, sum_i Pair::term(u_{i-1}, u_i, i) (Rosenbrock, Dixon-Price,
+// the expanded functions): a range keeps its first and last u, and joining two ranges adds the
+// one term across the seam, for which it needs the index of the second range's first u. i is
+// 1-based, so first_index = 0 marks the empty partial, the identity of combine. Four doubles:
+// the GPU's block-partial scratch is sized by the largest partial (PrefixSquarePartial).
+template <class Pair>
+struct NeighbourPartial {
+  static constexpr bool kOrdered = true;
+  double sum = 0.0;
+  double first = 0.0;
+  double last = 0.0;
+  double first_index = 0.0;
+  // u is the i-th value (1-based); values come in index order.
+  CHAINSAW_HD void add(double u, double i) {
+    if (first_index != 0.0) {
+      sum += Pair::term(last, u, i);
+    } else {
+      first = u;
+      first_index = i;
+    }
+    last = u;
+  }
+  CHAINSAW_HD static NeighbourPartial combine(const NeighbourPartial& a,
+                                              const NeighbourPartial& b) {
+    if (a.first_index == 0.0) return b;
+    if (b.first_index == 0.0) return a;
+    return {a.sum + b.sum + Pair::term(a.last, b.first, b.first_index), a.first, b.last,
+            a.first_index};
+  }
+};
+
+// Rosenbrock's pair on u = z + 1 (optimum at u = 1).
+struct RosenbrockPair {
+  CHAINSAW_HD static double term(double u, double next, double /*next_index*/) {
+    const double a = u * u - next;
+    return 100.0 * a * a + (u - 1.0) * (u - 1.0);
+  }
+};
+using RosenbrockPartial = NeighbourPartial<RosenbrockPair>;
+
 }  // namespace chainsaw
 
 namespace chainsaw {

@@ -63,6 +63,7 @@ const BadInput kBadInputs[] = {
     {"MutationProbabilityAboveOne", "--mutation-probability 1.5", "--mutation-probability = 1.5"},
     {"LsRatioOne", "--ls-ratio 1", "--ls-ratio = 1"},
     {"UnknownFunction", "--function rosenbrockk", "rosenbrockk"},
+    {"NashedFunctionNotThereYet", "--function nashed-f7", "nashed-f7"},
     {"UnknownBackend", "--backend gpu", "--backend = gpu"},
     {"UnknownRhoInit", "--rho-init nearest", "--rho-init = nearest"},
     {"UnknownFlag", "--frobnicate 3", "--frobnicate"},
@@ -166,6 +167,20 @@ TEST_F(CliTest, FunctionsListsTheSixFunctionsWithDomains) {
     EXPECT_NE(o.out.find(name), std::string::npos) << name;
   EXPECT_NE(o.out.find("[-5.12, 5.12]"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("[-600, 600]"), std::string::npos) << o.out;
+}
+
+TEST_F(CliTest, FunctionsListsTheClassicFunctionsWithTheirAliasesAndRunsThemByEither) {
+  const Outcome o = chainsaw("functions");
+  EXPECT_EQ(o.exit_code, 0);
+  for (const char* text : {"rosenbrock (nashed-f13)", "zakharov ", "levy (nashed-f19)",
+                           "nashed-f5 ", "cec2010-f1 (nashed-f1)", "[-500, 500]"})
+    EXPECT_NE(o.out.find(text), std::string::npos) << text << " in\n" << o.out;
+  for (const char* name : {"rosenbrock", "nashed-f13"}) {
+    const Outcome run = chainsaw(std::string("run --function ") + name +
+                                 " --dim 50 --evals 500 --backend cpu --quiet --output '" +
+                                 out_path() + "'");
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+  }
 }
 
 TEST_F(CliTest, FunctionsListsTheTwentyCec2010FunctionsWithDomainsAndSeparability) {

@@ -12,6 +12,7 @@
 
 #include "core/algorithms/population_algorithm.hpp"
 #include "core/error.hpp"
+#include "fitness/host_fitness.hpp"
 #include "gpu_test_support.hpp"
 #include "io/checkpoint/algorithm_checkpoint.hpp"
 #include "io/instance_file.hpp"
@@ -133,6 +134,26 @@ TEST_P(CudaAlgorithms, CheckpointResumeIsBitExact) {
   const GpuRun fresh = run_on(Backend::kCuda, longer);
   EXPECT_EQ(r.best_fitness, fresh.result.best_fitness);
   EXPECT_EQ(resumed->best_genes(), fresh.best);
+}
+
+// The classic functions on the population path: the initial population's best is the CPU's
+// (same genes, f to rounding), and after some generations the GPU's best fitness is the host's
+// value of its best genes.
+TEST_P(CudaAlgorithms, ClassicFunctionsEvaluateAsOnTheHost) {
+  for (const FunctionInfo& info : classic_functions()) {
+    Config c = gpu_config(GetParam(), info.name, 1000, 6);
+    c.max_evaluations = c.algorithm_population();
+    const GpuRun cpu = run_on(Backend::kCpu, c), gpu = run_on(Backend::kCuda, c);
+    EXPECT_NEAR(gpu.result.best_fitness, cpu.result.best_fitness,
+                1e-9 * std::fabs(cpu.result.best_fitness) + 1e-12)
+        << info.name;
+    c.max_evaluations = 20 * c.algorithm_population();
+    const GpuRun later = run_on(Backend::kCuda, c);
+    const Problem problem = make_problem(c.function, c.dim, c.effective_problem_seed(), "");
+    const double host = evaluate_host(problem, later.best.data());
+    EXPECT_NEAR(later.result.best_fitness, host, 1e-9 * std::fabs(host) + 1e-12) << info.name;
+    EXPECT_LT(later.result.best_fitness, cpu.result.best_fitness) << info.name;
+  }
 }
 
 TEST(CudaAlgorithmsScope, CecFunctionsSayUseTheCpu) {

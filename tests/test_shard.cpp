@@ -128,6 +128,15 @@ TEST_P(ShardedRun, IsBitIdenticalToTheOneRankRunOnEveryRank) {
   expect_sharded_equals_one_rank(shard_config(function, shard.dim), shard.ranks);
 }
 
+// The neighbour partial (Rosenbrock's pairs across chunk and rank seams; Scaffer's pair of the
+// last and the first gene) gathered from the ranks.
+TEST(ShardedClassicRun, NeighbourTermsAcrossRanksAreBitIdenticalToTheOneRankRun) {
+  for (const char* function : {"rosenbrock", "scaffer"}) {
+    SCOPED_TRACE(function);
+    expect_sharded_equals_one_rank(shard_config(function, 20000), 3);
+  }
+}
+
 // 20,000 genes: 5 chunks, the last one partial (not a multiple of 4096); 3 ranks hold 2, 2
 // and 1 chunk. 12,288 genes: 3 whole chunks, one per rank.
 INSTANTIATE_TEST_SUITE_P(

@@ -66,34 +66,7 @@ struct AckleyPartial {
   }
 };
 
-// Rosenbrock couples neighbours: a chunk keeps its first and last u, and joining two chunks
-// adds the one term across the seam. Ordered; an empty partial (count 0) is the identity.
-struct RosenbrockPartial {
-  static constexpr bool kOrdered = true;
-  double sum = 0.0;
-  double first = 0.0;
-  double last = 0.0;
-  double count = 0.0;
-  CHAINSAW_HD static double term(double u, double next) {
-    const double a = u * u - next;
-    return 100.0 * a * a + (u - 1.0) * (u - 1.0);
-  }
-  CHAINSAW_HD void add(double u) {
-    if (count > 0.0) sum += term(last, u);
-    else first = u;
-    last = u;
-    count += 1.0;
-  }
-  CHAINSAW_HD static RosenbrockPartial combine(const RosenbrockPartial& a,
-                                               const RosenbrockPartial& b) {
-    if (a.count == 0.0) return b;
-    if (b.count == 0.0) return a;
-    return {a.sum + b.sum + term(a.last, b.first), a.first, b.last, a.count + b.count};
-  }
-};
-
 namespace detail {
-inline constexpr double kE = 2.718281828459045235360287;
 
 // The elliptic weight (10^6)^(i/(n-1)), i 0-based, is exp2(i r) with r = log2(10^6)/(n-1): one
 // exp2 per gene instead of a pow (which made F1 2.8x slower than F2 on the GPU).
@@ -103,13 +76,6 @@ CHAINSAW_HD double elliptic_rate(Dim n) {
 }
 CHAINSAW_HD double elliptic_weight(Dim i, double rate) {
   return exp2(static_cast<double>(i) * rate);
-}
-CHAINSAW_HD double ackley(double square_sum, double cos_sum, Dim n) {
-  if (n == 0) return 0.0;
-  const double nd = static_cast<double>(n);
-  // -20 e^(-0.2 sqrt(s/n)) - e^(c/n) + 20 + e, regrouped so that each half is exactly 0 at the
-  // optimum (s = 0, c = n) instead of a difference of two rounded ~22.7s: F6 weighs it by 10^6.
-  return -20.0 * expm1(-0.2 * sqrt(square_sum / nd)) - kE * expm1(cos_sum / nd - 1.0);
 }
 
 // A group's value is computed by one thread over its m variables in index order (the same
@@ -218,7 +184,7 @@ CHAINSAW_HD double cec_coupled_group(const CecView& v, const real_t* x, Dim g) {
       carried += y;
       s += carried * carried;
     } else {
-      if (k > 0) s += RosenbrockPartial::term(carried, y + 1.0);
+      if (k > 0) s += RosenbrockPair::term(carried, y + 1.0, 0.0);
       carried = y + 1.0;
     }
   });
@@ -273,7 +239,7 @@ struct CecFunction {
       rest_term(p, z, t, v);
     } else if constexpr (Layout == CecLayout::kNonSeparable) {
       if constexpr (RestBase == CecBase::kSchwefel) Schwefel12::accumulate(p, z, t + 1);
-      else p.add(z + 1.0);  // Rosenbrock: z = x - o + 1, so that f(o) = 0
+      else p.add(z + 1.0, static_cast<double>(t + 1));  // Rosenbrock: z + 1, so f(o) = 0
     } else {
       const Dim k = v.inverse[t];
       if (k >= v.rest_begin) rest_term(p, z, k - v.rest_begin, v);

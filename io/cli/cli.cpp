@@ -879,13 +879,19 @@ int export_command(ExportOptions& x) {
 int functions_command() {
   std::string out;
   auto table = [&out](const std::vector<FunctionInfo>& functions, const char* title) {
-    out += fmt::format("{}\n{:<12} {:<16} {:<14} {}\n", title, "function", "domain",
+    out += fmt::format("{}\n{:<32} {:<16} {:<14} {}\n", title, "function", "domain",
                        "separability", "formula (z = x - o)");
-    for (const FunctionInfo& f : functions)
-      out += fmt::format("{:<12} {:<16} {:<14} {}\n", f.name,
+    for (const FunctionInfo& f : functions) {
+      const std::string name =
+          f.alias != nullptr ? fmt::format("{} ({})", f.name, f.alias) : std::string(f.name);
+      out += fmt::format("{:<32} {:<16} {:<14} {}\n", name,
                          fmt::format("[{:g}, {:g}]", f.lower, f.upper), f.separability, f.formula);
+    }
   };
   table(all_functions(), "The paper's functions, f(o) = -330:");
+  table(classic_functions(),
+        "\nRosenbrock, Zakharov and Nashed et al.'s Table 3 (alias nashed-fN; f1 is cec2010-f1),\n"
+        "f(o) = 0 but where the formula says - 330:");
   table(cec2010_functions(),
         "\nCEC 2010 LSGO (Tang et al. 2009), f(o) = 0; m = 50, P a permutation, M a rotation;\n"
         "D >= 50 for f4-f8, D a multiple of 100 for f9-f18; o, P and M generated from\n"

@@ -437,7 +437,7 @@ def inspect(path) -> Dict[str, Any]:
 
 def functions() -> List[Dict[str, Any]]:
     """The built-in functions (``chainsaw functions``): name, lower, upper, separability,
-    formula, optimum_value, cec2010."""
+    formula, optimum_value, cec2010, alias (a second name such as nashed-f13, or None)."""
     return _core.functions()
 
 

@@ -342,6 +342,10 @@ def test_progress_bar(monkeypatch, capsys, with_tqdm):
 def test_functions_shift_and_evaluate():
     names = [f["name"] for f in chainsaw.functions()]
     assert "rastrigin" in names and "cec2010-f20" in names
+    assert "rosenbrock" in names and "zakharov" in names and "levy" in names
+    by_alias = {f["alias"]: f for f in chainsaw.functions() if f["alias"]}
+    assert by_alias["nashed-f13"]["name"] == "rosenbrock"
+    assert chainsaw.evaluate("zakharov", chainsaw.shift("zakharov", 100)[None, :].astype(chainsaw.GENES))[0] == 0.0
     o = chainsaw.shift("rastrigin", 1000, problem_seed=5)
     assert o.shape == (1000,) and o.dtype == np.float64
     assert chainsaw.evaluate("rastrigin", o[None, :].astype(chainsaw.GENES), 5)[0] == pytest.approx(-330.0)

@@ -4,7 +4,6 @@
 #include <type_traits>
 
 #include "core/algorithms/scatter_search.hpp"
-
 #include "core/engines/cuda/cuda_check.hpp"
 #include "core/engines/cuda/device_buffer.hpp"
 #include "core/engines/cuda/population_kernels.cuh"
@@ -17,7 +16,8 @@ bool population_runs_on_cuda(const Config& config, const Problem& problem, std::
   if (config.algorithm == Algorithm::kMaSwChains)
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
   else if (problem.is_cec2010() || problem.is_external())
-    reason = "the GPU population path evaluates the paper's six functions only so far";
+    reason = "the GPU population path evaluates the per-gene built-in functions only, not "
+             "cec2010-* or user objectives";
   if (reason && why) *why = reason;
   return reason == nullptr;
 }
@@ -165,7 +165,8 @@ class CudaPopulation final : public PopulationAlgorithm {
     visit_function(problem_.function, [&](auto fn) {
       using Fn = decltype(fn);
       if constexpr (std::is_same_v<Fn, GenesOnly>) {
-        throw UserError("the GPU population path evaluates the paper's six functions only so far");
+        throw UserError("the GPU population path evaluates the per-gene built-in functions "
+                        "only, not cec2010-* or user objectives");
       } else {
         f(fn);
       }
@@ -288,7 +289,8 @@ class CudaScatterSearch final : public ScatterSearch {
     visit_function(problem_.function, [&](auto fn) {
       using Fn = decltype(fn);
       if constexpr (std::is_same_v<Fn, GenesOnly>) {
-        throw UserError("the GPU population path evaluates the built-in functions only");
+        throw UserError("the GPU population path evaluates the per-gene built-in functions "
+                        "only, not cec2010-* or user objectives");
       } else {
         const std::size_t shared = static_cast<std::size_t>(threads_) * sizeof(typename Fn::Partial);
         device::ss_combine_improve_kernel<Fn><<<count, threads_, shared, s>>>(a);
