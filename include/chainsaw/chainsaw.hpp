@@ -79,9 +79,9 @@ template <class Obj>
 double evaluate_row_host(const Obj& objective, const real_t* x, Dim dim) {
   using Partial = typename Obj::Partial;
   const Partial total = reduce_host_partials<Partial>(dim, [&](Dim begin, Dim end) {
-    Partial p{};
-    for (Dim j = begin; j < end; ++j) objective.accumulate(p, static_cast<double>(x[j]), j);
-    return p;
+    return accumulate_genes<Partial>(begin, end, [&](Partial& p, Dim j) {
+      objective.accumulate(p, static_cast<double>(x[j]), j);
+    });
   });
   return objective.finish(total, dim);
 }
