@@ -32,10 +32,9 @@ CHAINSAW_HD double cos_two_pi_polynomial(double z) {
   const bool fold = a > 0.25;  // cos(2 pi a) = -cos(2 pi (1/2 - a))
   const double x = kTwoPi * (fold ? 0.5 - a : a);
   const double x2 = x * x;
-  double c = -1.0 / 2432902008176640000.0;  // -1/20!
-  c = c * x2 + 1.0 / 6402373705728000.0;
-  c = c * x2 - 1.0 / 355687428096000.0;
-  c = c * x2 + 1.0 / 1307674368000.0;
+  double c = 1.0 / 2432902008176640000.0;  // 1/20!, then the Taylor coefficients down to 1
+  c = c * x2 - 1.0 / 6402373705728000.0;
+  c = c * x2 + 1.0 / 20922789888000.0;
   c = c * x2 - 1.0 / 87178291200.0;
   c = c * x2 + 1.0 / 479001600.0;
   c = c * x2 - 1.0 / 3628800.0;

@@ -13,7 +13,6 @@
 #include "fitness/host_fitness.hpp"
 #include "core/engines/host/copy_bandwidth.hpp"
 #include "localsearch/solis_wets.hpp"
-#include "ssga/blx_alpha.hpp"
 
 namespace chainsaw {
 
@@ -171,14 +170,8 @@ void HostEngine::distances(const int* from, const int* to, int count, double* ou
   for (Dim i = 0; i < count; ++i) {
     for (Dim k = 0; k < own; ++k) {
       const OwnChunk c = own_chunk(k);
-      const real_t* a = genes_of(from[i]);
-      const real_t* b = genes_of(to[i]);
-      double sum = 0.0;
-      for (Dim j = c.local, end = c.local + (c.end - c.begin); j < end; ++j) {
-        const double d = static_cast<double>(a[j]) - static_cast<double>(b[j]);
-        sum += d * d;
-      }
-      partials[i * own + k] = sum;
+      partials[i * own + k] = squared_distance_chunk(genes_of(from[i]) + c.local,
+                                                     genes_of(to[i]) + c.local, c.end - c.begin);
     }
   }
   gather_chunks(partials, count);
@@ -281,14 +274,10 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
     auto update_bias = [&](SwOutcome outcome) {
       const real_t* dif = dif_.data();
       ScopedBucket timer(profile_, Bucket::kSwMoves);
-#pragma omp parallel for schedule(static) if (genes > kHostChunk)
-      for (Dim j = 0; j < genes; ++j) {
-        if (outcome == SwOutcome::kForwardSuccess)
-          bias[j] = sw_bias_after_forward_success(bias[j], dif[j]);
-        else if (outcome == SwOutcome::kBackwardSuccess)
-          bias[j] = sw_bias_after_backward_success(bias[j], dif[j]);
-        else
-          bias[j] = sw_bias_after_failure(bias[j]);
+#pragma omp parallel for schedule(static) if (own > 1)
+      for (Dim k = 0; k < own; ++k) {
+        const OwnChunk c = own_chunk(k);
+        sw_update_bias_chunk(outcome, dif + c.local, bias + c.local, c.end - c.begin);
       }
     };
 

@@ -100,4 +100,22 @@ ChunkPartial sw_backward_chunk(const Problem& problem, const ChunkSpan& span, co
   return evaluate_made_chunk(problem, span, candidate);
 }
 
+CHAINSAW_CPU_CLONES
+double squared_distance_chunk(const real_t* a, const real_t* b, Dim n) {
+  return accumulate_genes<SumPartial>(0, n, [a, b](SumPartial& p, Dim j) {
+           const double d = static_cast<double>(a[j]) - static_cast<double>(b[j]);
+           p.sum += d * d;
+         }).sum;
+}
+
+CHAINSAW_CPU_CLONES
+void sw_update_bias_chunk(SwOutcome outcome, const real_t* dif, real_t* bias, Dim n) {
+  if (outcome == SwOutcome::kForwardSuccess)
+    for (Dim j = 0; j < n; ++j) bias[j] = sw_bias_after_forward_success(bias[j], dif[j]);
+  else if (outcome == SwOutcome::kBackwardSuccess)
+    for (Dim j = 0; j < n; ++j) bias[j] = sw_bias_after_backward_success(bias[j], dif[j]);
+  else
+    for (Dim j = 0; j < n; ++j) bias[j] = sw_bias_after_failure(bias[j]);
+}
+
 }  // namespace chainsaw

@@ -11,6 +11,7 @@
 
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
+#include "localsearch/solis_wets.hpp"
 
 namespace chainsaw {
 
@@ -56,5 +57,11 @@ ChunkPartial sw_forward_chunk(const Problem& problem, const ChunkSpan& span, std
 // candidate = clip(x - bias - dif).
 ChunkPartial sw_backward_chunk(const Problem& problem, const ChunkSpan& span, const real_t* x,
                                const real_t* bias, const real_t* dif, real_t* candidate);
+
+// Sum of (a_j - b_j)^2 over n genes, in the lane order of every chunk sum (fitness/host_fitness.hpp).
+double squared_distance_chunk(const real_t* a, const real_t* b, Dim n);
+
+// The bias vector after a Solis-Wets step's outcome (not kNoDecision), over n genes.
+void sw_update_bias_chunk(SwOutcome outcome, const real_t* dif, real_t* bias, Dim n);
 
 }  // namespace chainsaw
