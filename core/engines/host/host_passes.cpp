@@ -10,7 +10,10 @@
 // Function multiversioning where the toolchain resolves it at load time (GNU ifunc). flatten
 // inlines everything a pass calls (the evaluation and its function's terms included) into each
 // version, which a call to a baseline-compiled helper would not be.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+// -DCHAINSAW_NO_CPU_CLONES builds the one version the flags give (how the versions' equal
+// bits are checked).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(CHAINSAW_NO_CPU_CLONES)
 #define CHAINSAW_CPU_CLONES \
   __attribute__((flatten, target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
