@@ -100,7 +100,8 @@ struct Shift {
   }
   // o_j in double, exactly the real_t value operator() returns.
   CHAINSAW_HD double value(Dim j) const {
-    return stored != nullptr ? static_cast<double>(stored[j]) : hashed_value(j);
+    if (stored != nullptr) return static_cast<double>(stored[j]);
+    return hashed_value(j);
   }
   // o_j from the hash alone (stored ignored): a loop that knows which form o has needs no
   // branch per gene.
