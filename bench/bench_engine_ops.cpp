@@ -112,12 +112,13 @@ void BM_EngineOp(benchmark::State& state, Where where, Op op, const char* functi
       bytes = 2.0 * s.config.capacity() * (sizeof(double) + sizeof(int));
       break;
   }
-  double seconds = 0.0;
+  double seconds = 0.0, evaluations = 0.0;
   for (auto _ : state) {
     const double before = s.profile.seconds(bucket);
     switch (op) {
       case Op::kCrossover:
         s.engine->make_children(children.data(), batch, out.data());
+        evaluations += batch;
         break;
       case Op::kDistances:
         s.engine->distances(from.data(), to.data(), pairs, out.data());
@@ -129,7 +130,9 @@ void BM_EngineOp(benchmark::State& state, Where where, Op op, const char* functi
         req.state = sw;
         req.continue_chain = true;
         req.evaluations = 2;
-        sw = s.engine->solis_wets(req).state;
+        const LocalSearchResult r = s.engine->solis_wets(req);
+        sw = r.state;
+        evaluations += static_cast<double>(r.evaluations);
         break;
       }
       case Op::kSort:
@@ -147,6 +150,11 @@ void BM_EngineOp(benchmark::State& state, Where where, Op op, const char* functi
   const double copy = bench::host_copy_bandwidth();
 #endif
   bench::report_bandwidth(state, bytes, seconds, copy);
+  // Evaluations (children, Solis-Wets candidates) per iteration: with the CPU column, the CPU
+  // backend's ns per gene per evaluation, which a shared machine does not inflate as it does
+  // the wall time (bench/cpu_floor.sh).
+  if (evaluations > 0.0)
+    state.counters["evaluations"] = evaluations / static_cast<double>(state.iterations());
 }
 
 #if defined(CHAINSAW_CUDA)
@@ -156,7 +164,7 @@ void BM_RngInit(benchmark::State& state) {
   Config config;
   config.dim = state.range(0);
   const Problem problem = Problem::make(config.function, config.dim, 1);
-  double seconds = 0.0;
+  double seconds = 0.0, evaluations = 0.0;
   for (auto _ : state) {
     CudaEngine engine(config, problem);
     KernelProfile profile;

@@ -110,6 +110,11 @@ struct Shift {
   // o_j in double, exactly the real_t value operator() returns.
   CHAINSAW_HD double value(Dim j) const {
     if (stored != nullptr) return static_cast<double>(stored[j]);
+    return hashed_value(j);
+  }
+  // o_j from the hash alone (stored ignored): a loop that knows which form o has needs no
+  // branch per gene.
+  CHAINSAW_HD double hashed_value(Dim j) const {
     const std::uint32_t h = hash(static_cast<std::uint32_t>(j));
 #if defined(__CUDA_ARCH__)
     const std::uint32_t m = __umulhi(h, levels);
@@ -117,7 +122,8 @@ struct Shift {
     return grid_point(__hiloint2double(0x43300000, static_cast<int>(m)));
 #else
     const auto m = static_cast<std::uint32_t>((static_cast<std::uint64_t>(h) * levels) >> 32);
-    return first + step * static_cast<double>(m);  // exact: every grid point is a float
+    // m < 2^24 converts as a signed int: x86 vectorises that conversion, not the unsigned one.
+    return first + step * static_cast<double>(static_cast<std::int32_t>(m));  // exact: floats
 #endif
   }
   CHAINSAW_HD real_t operator()(Dim j) const {

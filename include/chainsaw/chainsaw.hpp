@@ -9,7 +9,9 @@
 //        using Partial = chainsaw::SumPartial;   // or SumProductPartial, PrefixSquarePartial,
 //                                                // BlockSumPartial<Block>, or your own
 //        CHAINSAW_HD void accumulate(Partial& p, double x, chainsaw::Dim i) const;  // gene i,
-//                                                // 0-based, in index order within a chunk
+//                                                // 0-based (kOrdered: in index order within
+//                                                // a chunk; else into an empty partial each,
+//                                                // combined in 8 interleaved lanes on the CPU)
 //        CHAINSAW_HD double finish(const Partial& p, chainsaw::Dim dim) const;      // f
 //        double lower() const;  double upper() const;   // the domain of every variable
 //    and optionally  std::string name() const  (checkpoints record it), Dim dim() const (the
@@ -79,9 +81,9 @@ template <class Obj>
 double evaluate_row_host(const Obj& objective, const real_t* x, Dim dim) {
   using Partial = typename Obj::Partial;
   const Partial total = reduce_host_partials<Partial>(dim, [&](Dim begin, Dim end) {
-    Partial p{};
-    for (Dim j = begin; j < end; ++j) objective.accumulate(p, static_cast<double>(x[j]), j);
-    return p;
+    return accumulate_genes<Partial>(begin, end, [&](Partial& p, Dim j) {
+      objective.accumulate(p, static_cast<double>(x[j]), j);
+    });
   });
   return objective.finish(total, dim);
 }

@@ -8,11 +8,11 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/engines/host/host_passes.hpp"
 #include "core/rng.hpp"
 #include "fitness/host_fitness.hpp"
 #include "core/engines/host/copy_bandwidth.hpp"
 #include "localsearch/solis_wets.hpp"
-#include "ssga/blx_alpha.hpp"
 
 namespace chainsaw {
 
@@ -80,6 +80,19 @@ HostEngine::HostEngine(const Config& config, const Problem& problem, Communicato
   current_.resize(static_cast<size_t>(slice_.count));
   candidate_.resize(static_cast<size_t>(slice_.count));
   dif_.resize(static_cast<size_t>(slice_.count));
+  // o of the slice, read by the passes instead of hashed per gene (the same values).
+  if (!problem_.evaluates_stored_vectors()) {
+    o_values_.resize(static_cast<size_t>(slice_.count));
+#pragma omp parallel for schedule(static) if (own_chunks_ > 1)
+    for (Dim k = 0; k < own_chunks_; ++k) {
+      const OwnChunk c = own_chunk(k);
+      for (Dim j = c.begin; j < c.end; ++j) o_values_[c.local + (j - c.begin)] = problem_.shift(j);
+    }
+  }
+}
+
+ChunkSpan HostEngine::span_of(const OwnChunk& c) const {
+  return {c.begin, c.end, o_values_.empty() ? nullptr : o_values_.data() + c.local};
 }
 
 HostEngine::OwnChunk HostEngine::own_chunk(Dim k) const {
@@ -120,7 +133,6 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
   const Dim own = own_chunks_;
   const std::uint64_t first_op = operation_;
   operation_ += static_cast<std::uint64_t>(count);
-  const double lower = problem_.lower, width = problem_.width();
   // Random genes and their f in one sweep: the initial population counts as fitness.
   ScopedBucket timer(profile_, Bucket::kFitness);
   visit_function(problem_.function, [&](auto fn) {
@@ -131,14 +143,10 @@ void HostEngine::initialize(const std::vector<int>& slots, double* fitness) {
       for (Dim k = 0; k < own; ++k) {
         const OwnChunk c = own_chunk(k);
         real_t* x = genes_of(slots[static_cast<size_t>(i)]) + c.local;  // gene c.begin
-        CounterRng rng(chunk_key(RngPurpose::kInitialGenes, first_op + i, c.chunk));
         partials[i * own + k] =
-            accumulate_chunk<Fn>(problem_.shift, c.begin, c.end, [&](Dim j) {
-              real_t& g = x[j - c.begin];
-              g = static_cast<real_t>(
-                  clamp_to(lower + width * rng.uniform(), problem_.lower, problem_.upper));
-              return g;
-            });
+            random_genes_chunk(problem_, span_of(c),
+                               chunk_key(RngPurpose::kInitialGenes, first_op + i, c.chunk), x)
+                .as<typename Fn::Partial>();
       }
     }
     if (problem_.is_external())
@@ -162,14 +170,8 @@ void HostEngine::distances(const int* from, const int* to, int count, double* ou
   for (Dim i = 0; i < count; ++i) {
     for (Dim k = 0; k < own; ++k) {
       const OwnChunk c = own_chunk(k);
-      const real_t* a = genes_of(from[i]);
-      const real_t* b = genes_of(to[i]);
-      double sum = 0.0;
-      for (Dim j = c.local, end = c.local + (c.end - c.begin); j < end; ++j) {
-        const double d = static_cast<double>(a[j]) - static_cast<double>(b[j]);
-        sum += d * d;
-      }
-      partials[i * own + k] = sum;
+      partials[i * own + k] = squared_distance_chunk(genes_of(from[i]) + c.local,
+                                                     genes_of(to[i]) + c.local, c.end - c.begin);
     }
   }
   gather_chunks(partials, count);
@@ -185,7 +187,6 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
   const Dim own = own_chunks_;
   const std::uint64_t first_op = operation_;
   operation_ += static_cast<std::uint64_t>(count);
-  const double lower = problem_.lower, upper = problem_.upper;
   visit_function(problem_.function, [&](auto fn) {
     using Fn = decltype(fn);
     std::vector<typename Fn::Partial> partials(static_cast<size_t>(count * own));
@@ -198,16 +199,15 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
         const real_t* a = genes_of(spec.mother) + c.local;  // gene c.begin
         const real_t* b = genes_of(spec.father) + c.local;
         real_t* child = genes_of(spec.slot) + c.local;
-        CounterRng rng(chunk_key(RngPurpose::kCrossover, first_op + i, c.chunk));
         // The mutated gene lies in one rank's slice: only that rank sees its index here.
+        const Dim mutated = spec.mutated_gene >= c.begin && spec.mutated_gene < c.end
+                                ? spec.mutated_gene - c.begin
+                                : -1;
         partials[i * own + k] =
-            accumulate_chunk<Fn>(problem_.shift, c.begin, c.end, [&](Dim j) {
-              const Dim l = j - c.begin;
-              real_t g = blx_alpha_gene(a[l], b[l], blx_alpha_, lower, upper, rng.uniform());
-              if (j == spec.mutated_gene) g = bga_mutate_gene(g, spec.mutation_step, lower, upper);
-              child[l] = g;
-              return g;
-            });
+            crossover_chunk(problem_, span_of(c),
+                            chunk_key(RngPurpose::kCrossover, first_op + i, c.chunk), a, b,
+                            blx_alpha_, mutated, spec.mutation_step, child)
+                .as<typename Fn::Partial>();
       }
     }
     // CEC 2010's and a user objective's pass only made the genes: their evaluation is a fitness pass of its own.
@@ -229,7 +229,6 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
 LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
   const Dim own = own_chunks_, genes = slice_.count;
   count_vectors(profile_, Bucket::kSwMoves, 2.0 * static_cast<double>(request.evaluations), genes);
-  const double lower = problem_.lower, upper = problem_.upper;
   real_t* x = genes_of(request.slot);
   real_t* bias = bias_of(request.slot);
   {
@@ -256,17 +255,12 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
         const real_t* bias_c = bias + c.local;
         real_t* cand = candidate_.data() + c.local;
         real_t* dif = dif_.data() + c.local;
-        CounterRng rng(chunk_key(RngPurpose::kSolisWets, op, c.chunk));
-        partials[k] = accumulate_chunk<Fn>(problem_.shift, c.begin, c.end, [&](Dim j) {
-          const Dim l = j - c.begin;
-          if (forward) {
-            dif[l] = static_cast<real_t>(rho * rng.normal());
-            cand[l] = sw_forward_gene(cur[l], bias_c[l], dif[l], lower, upper);
-          } else {
-            cand[l] = sw_backward_gene(cur[l], bias_c[l], dif[l], lower, upper);
-          }
-          return cand[l];
-        });
+        const ChunkPartial partial =
+            forward ? sw_forward_chunk(problem_, span_of(c),
+                                       chunk_key(RngPurpose::kSolisWets, op, c.chunk), rho, cur,
+                                       bias_c, dif, cand)
+                    : sw_backward_chunk(problem_, span_of(c), cur, bias_c, dif, cand);
+        partials[k] = partial.as<typename Fn::Partial>();
       }
       if (problem_.evaluates_stored_vectors()) timer.emplace(profile_, Bucket::kFitness);
       if (problem_.is_external()) {
@@ -280,14 +274,10 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
     auto update_bias = [&](SwOutcome outcome) {
       const real_t* dif = dif_.data();
       ScopedBucket timer(profile_, Bucket::kSwMoves);
-#pragma omp parallel for schedule(static) if (genes > kHostChunk)
-      for (Dim j = 0; j < genes; ++j) {
-        if (outcome == SwOutcome::kForwardSuccess)
-          bias[j] = sw_bias_after_forward_success(bias[j], dif[j]);
-        else if (outcome == SwOutcome::kBackwardSuccess)
-          bias[j] = sw_bias_after_backward_success(bias[j], dif[j]);
-        else
-          bias[j] = sw_bias_after_failure(bias[j]);
+#pragma omp parallel for schedule(static) if (own > 1)
+      for (Dim k = 0; k < own; ++k) {
+        const OwnChunk c = own_chunk(k);
+        sw_update_bias_chunk(outcome, dif + c.local, bias + c.local, c.end - c.begin);
       }
     };
 
@@ -402,9 +392,11 @@ void HostEngine::restore_fitness(const double* fitness) {
   std::copy(fitness, fitness + capacity_, fitness_.begin());
 }
 
-// The operation counter is the whole generator state: every stream is keyed by it.
+// The operation counter is the whole generator state: every stream is keyed by it. v2: the
+// draws are converted in vectorised blocks (core/host_rng.hpp); a v1 state would resume with
+// other numbers, so it is refused.
 namespace {
-constexpr const char* kHostRngLayout = "splitmix64-counter/v1";
+constexpr const char* kHostRngLayout = "splitmix64-counter-blocks/v2";
 }
 
 RngSnapshot HostEngine::save_rng() {

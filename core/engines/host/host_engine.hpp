@@ -15,6 +15,7 @@
 #include "core/distributed/communicator.hpp"
 #include "core/config.hpp"
 #include "core/engines/engine.hpp"
+#include "core/engines/host/host_passes.hpp"
 #include "fitness/host_fitness.hpp"
 #include "fitness/problem.hpp"
 
@@ -72,6 +73,7 @@ class HostEngine final : public Engine {
     Dim local;
   };
   OwnChunk own_chunk(Dim k) const;
+  ChunkSpan span_of(const OwnChunk& c) const;
   template <class Partial>
   void gather_chunks(std::vector<Partial>& partials, Dim items);
 
@@ -102,6 +104,7 @@ class HostEngine final : public Engine {
   std::vector<real_t> bias_;   // capacity x slice, the Solis-Wets bias of each slot's chain
   std::vector<double> fitness_;  // every slot's, on every rank
   std::vector<real_t> current_, candidate_, dif_;  // Solis-Wets working vectors, the slice
+  std::vector<real_t> o_values_;  // the shift's o over the slice; empty: CEC 2010, user objective
 };
 
 }  // namespace chainsaw
