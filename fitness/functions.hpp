@@ -192,7 +192,12 @@ struct Schwefel222 {
     p.sum += fabs(z);
     p.product *= fabs(z);
   }
-  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum + p.product; }
+  // At large D a range's product can underflow to 0 and another's overflow to inf; their
+  // combination is then NaN where the true product is merely huge: such a point ranks last.
+  CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
+    const double f = p.sum + p.product;
+    return f == f ? f : INFINITY;
+  }
 };
 
 // Schwefel 2.26 as the CEC 2014 code evaluates it (its F10): u = z + 420.97 (the optimum of
