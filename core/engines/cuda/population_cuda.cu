@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <type_traits>
+#include <utility>
 
 #include "core/algorithms/scatter_search.hpp"
 #include "core/engines/cuda/cuda_check.hpp"
@@ -33,6 +34,20 @@ int block_threads(Dim dim) {
   CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerBlock, device));
   const Dim cover = (dim + warp - 1) / warp * warp;
   return static_cast<int>(std::min<Dim>(cover, std::min(256, max_threads)));
+}
+
+// f(Fn{}) for the problem's function: the built-in per-gene functions only.
+template <class F>
+void visit_per_gene_function(const Problem& problem, F&& f) {
+  visit_function(problem.function, [&](auto fn) {
+    using Fn = decltype(fn);
+    if constexpr (std::is_same_v<Fn, GenesOnly>) {
+      throw UserError("the GPU population path evaluates the per-gene built-in functions "
+                      "only, not cec2010-* or user objectives");
+    } else {
+      f(fn);
+    }
+  });
 }
 
 // Generations queued per unit before the host waits once (for the best fitness, the stopping
@@ -162,15 +177,7 @@ class CudaPopulation final : public PopulationAlgorithm {
  private:
   template <class F>
   void dispatch(F&& f) {
-    visit_function(problem_.function, [&](auto fn) {
-      using Fn = decltype(fn);
-      if constexpr (std::is_same_v<Fn, GenesOnly>) {
-        throw UserError("the GPU population path evaluates the per-gene built-in functions "
-                        "only, not cec2010-* or user objectives");
-      } else {
-        f(fn);
-      }
-    });
+    visit_per_gene_function(problem_, std::forward<F>(f));
   }
   template <class Fn>
   std::size_t shared_bytes() const {
@@ -286,16 +293,11 @@ class CudaScatterSearch final : public ScatterSearch {
                           2 * static_cast<long long>(config_.ss_ls_iterations), dim(),
                           problem_.lower, problem_.upper, config_.ss_lambda,
                           config_.solis_wets, problem_.shift, config_.seed, iteration};
-    visit_function(problem_.function, [&](auto fn) {
+    visit_per_gene_function(problem_, [&](auto fn) {
       using Fn = decltype(fn);
-      if constexpr (std::is_same_v<Fn, GenesOnly>) {
-        throw UserError("the GPU population path evaluates the per-gene built-in functions "
-                        "only, not cec2010-* or user objectives");
-      } else {
-        const std::size_t shared = static_cast<std::size_t>(threads_) * sizeof(typename Fn::Partial);
-        device::ss_combine_improve_kernel<Fn><<<count, threads_, shared, s>>>(a);
-        CHAINSAW_CUDA_CHECK_LAUNCH();
-      }
+      const std::size_t shared = static_cast<std::size_t>(threads_) * sizeof(typename Fn::Partial);
+      device::ss_combine_improve_kernel<Fn><<<count, threads_, shared, s>>>(a);
+      CHAINSAW_CUDA_CHECK_LAUNCH();
     });
     const std::size_t genes = static_cast<std::size_t>(count) * static_cast<std::size_t>(dim());
     std::vector<long long> used(static_cast<std::size_t>(count));

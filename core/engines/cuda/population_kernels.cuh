@@ -253,40 +253,33 @@ __global__ void ss_combine_improve_kernel(SsIteration a) {
     auto dif = [&](Dim j) {
       return static_cast<real_t>(state.rho * normal_at(key, static_cast<std::uint64_t>(j)));
     };
-    SwOutcome outcome = SwOutcome::kNoDecision;
-    typename Fn::Partial forward{};
-    for (Dim j = g.begin; j < g.end; ++j)
-      Fn::accumulate(forward,
-                     shifted_gene(sw_forward_gene(x[j], bias[j], dif(j), a.lower, a.upper),
-                                  a.shift, j),
-                     j + 1);
-    const double f_forward = block_fitness<Fn>(forward, parts, a.dim);
-    ++spent;
-    if (f_forward < fx) {
-      outcome = SwOutcome::kForwardSuccess;
-      fx = f_forward;
+    auto candidate = [&](bool forward, Dim j) {
+      return forward ? sw_forward_gene(x[j], bias[j], dif(j), a.lower, a.upper)
+                     : sw_backward_gene(x[j], bias[j], dif(j), a.lower, a.upper);
+    };
+    // A move: its candidate evaluated; if better, taken (x and the bias updated).
+    auto try_move = [&](bool forward) {
+      typename Fn::Partial moved{};
+      for (Dim j = g.begin; j < g.end; ++j)
+        Fn::accumulate(moved, shifted_gene(candidate(forward, j), a.shift, j), j + 1);
+      const double f = block_fitness<Fn>(moved, parts, a.dim);
+      ++spent;
+      if (!(f < fx)) return false;
+      fx = f;
       for (Dim j = g.begin; j < g.end; ++j) {
         const real_t d = dif(j);
-        x[j] = sw_forward_gene(x[j], bias[j], d, a.lower, a.upper);
-        bias[j] = sw_bias_after_forward_success(bias[j], d);
+        x[j] = candidate(forward, j);
+        bias[j] = forward ? sw_bias_after_forward_success(bias[j], d)
+                          : sw_bias_after_backward_success(bias[j], d);
       }
+      return true;
+    };
+    SwOutcome outcome = SwOutcome::kNoDecision;
+    if (try_move(true)) {
+      outcome = SwOutcome::kForwardSuccess;
     } else if (spent < a.cap) {
-      typename Fn::Partial backward{};
-      for (Dim j = g.begin; j < g.end; ++j)
-        Fn::accumulate(backward,
-                       shifted_gene(sw_backward_gene(x[j], bias[j], dif(j), a.lower, a.upper),
-                                    a.shift, j),
-                       j + 1);
-      const double f_backward = block_fitness<Fn>(backward, parts, a.dim);
-      ++spent;
-      if (f_backward < fx) {
+      if (try_move(false)) {
         outcome = SwOutcome::kBackwardSuccess;
-        fx = f_backward;
-        for (Dim j = g.begin; j < g.end; ++j) {
-          const real_t d = dif(j);
-          x[j] = sw_backward_gene(x[j], bias[j], d, a.lower, a.upper);
-          bias[j] = sw_bias_after_backward_success(bias[j], d);
-        }
       } else {
         outcome = SwOutcome::kFailure;
         for (Dim j = g.begin; j < g.end; ++j) bias[j] = sw_bias_after_failure(bias[j]);
