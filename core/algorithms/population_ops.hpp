@@ -165,5 +165,11 @@ CHAINSAW_HD PsoGene pso_move_gene(double x, double v, double lower, double upper
 CHAINSAW_HD double ss_child_alpha(int child, double lambda) {
   return child == 0 ? 0.5 + lambda : 0.5 - lambda;
 }
+// The first Solis-Wets step of a pool member: half the distance between its parents per
+// sqrt(D), at most a tenth of the domain's width and at least 1e-12 of it.
+CHAINSAW_HD double ss_first_rho(double parents_distance, Dim dim, double width) {
+  const double rho = 0.5 * parents_distance / sqrt(static_cast<double>(dim));
+  return fmin(0.1 * width, fmax(rho, 1e-12 * width));
+}
 
 }  // namespace chainsaw

@@ -144,11 +144,9 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
       done = combine_and_improve(parent_a, parent_b, count, iteration, spent);
     }
     if (done) {
-      const std::int64_t total = std::accumulate(spent.begin(), spent.end(), std::int64_t{0});
-      counters_.evaluations += count + total;
+      counters_.evaluations += count;
       counters_.ga_evaluations += count;
-      counters_.ls_evaluations += total;
-      for (std::int64_t e : spent) counters_.ls_applications += e > 0 ? 1 : 0;
+      count_improvements(spent);
       update_reference_set(count);
       return;
     }
@@ -182,14 +180,11 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
   if (config_.ss_ls_iterations > 0 && left > 0) {
     ScopedPhase phase(timers_, Phase::kLocalSearch);
     ScopedBucket timer(profile_, Bucket::kSwMoves);
-    const bool parallel = all_at_once;
     std::vector<std::int64_t> spent(static_cast<std::size_t>(count), 0);
     auto improve = [&](int m, std::int64_t cap) {
       const real_t* a = ref_.data() + static_cast<Dim>(parent_a[m]) * dim_;
       const real_t* b = ref_.data() + static_cast<Dim>(parent_b[m]) * dim_;
-      const double rho = std::min(0.1 * problem_.width(),
-                                  std::max(0.5 * distance(a, b, dim_) / std::sqrt(double(dim_)),
-                                           1e-12 * problem_.width()));
+      const double rho = ss_first_rho(distance(a, b, dim_), dim_, problem_.width());
       std::int64_t invalid = 0;
       const std::int64_t used = ss_improve(
           pool_.data() + static_cast<Dim>(m) * dim_, pool_fitness_[static_cast<std::size_t>(m)],
@@ -205,7 +200,7 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
       if (invalid != 0) invalid_ += invalid;  // user objectives run sequentially: no race
       return used;
     };
-    if (parallel) {
+    if (all_at_once) {
 #pragma omp parallel for schedule(dynamic, 1)
       for (int m = 0; m < count; ++m) spent[static_cast<std::size_t>(m)] = improve(m, worst);
     } else {
@@ -214,13 +209,18 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
         left -= spent[static_cast<std::size_t>(m)];
       }
     }
-    const std::int64_t total = std::accumulate(spent.begin(), spent.end(), std::int64_t{0});
-    counters_.evaluations += total;
-    counters_.ls_evaluations += total;
-    for (std::int64_t s : spent) counters_.ls_applications += s > 0 ? 1 : 0;
+    count_improvements(spent);
   }
 
   update_reference_set(count);
+}
+
+// Step 4's evaluations, spent[m] by pool member m, into the counters.
+void ScatterSearch::count_improvements(const std::vector<std::int64_t>& spent) {
+  const std::int64_t total = std::accumulate(spent.begin(), spent.end(), std::int64_t{0});
+  counters_.evaluations += total;
+  counters_.ls_evaluations += total;
+  for (std::int64_t s : spent) counters_.ls_applications += s > 0 ? 1 : 0;
 }
 
 // 5. R <- the |R| best of R and the pool (R first: a tie keeps the member already in R).

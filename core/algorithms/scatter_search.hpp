@@ -76,6 +76,7 @@ class ScatterSearch : public PopulationAlgorithm {
                           int rows);
   void restart(std::int64_t evaluations_left);
   void update_reference_set(int count);
+  void count_improvements(const std::vector<std::int64_t>& spent);
 
   int r_;    // |R| = |R1| + |R2|
   Dim dim_;

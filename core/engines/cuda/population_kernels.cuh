@@ -238,12 +238,10 @@ __global__ void ss_combine_improve_kernel(SsIteration a) {
     squares.sum += d * d;
   }
   double fx = block_fitness<Fn>(partial, parts, a.dim);
-  const double width = a.upper - a.lower;
   const double distance =
       sqrt(block_fitness<SquaredDistance>(squares, reinterpret_cast<SumPartial*>(parts), a.dim));
   SolisWetsState state;  // every thread takes the same decisions from the same block values
-  state.rho = fmin(0.1 * width, fmax(0.5 * distance / sqrt(static_cast<double>(a.dim)),
-                                     1e-12 * width));
+  state.rho = ss_first_rho(distance, a.dim, a.upper - a.lower);
   const std::uint64_t improvement =
       population_key(a.seed, PopulationPurpose::kImprovement, a.iteration,
                      static_cast<std::uint64_t>(m));
