@@ -72,12 +72,21 @@ def gpu_cases(a):
         z = x.double() - o
         return (z * z - 10.0 * torch.cos(2.0 * math.pi * z) + 10.0).sum(dim=1) - 330.0
     common = dict(dim=a.dim, evals=a.evals, seed=a.seed, backend="cuda")
-    return [
-        ("built-in rastrigin", lambda: chainsaw.minimize("rastrigin", **common)),
-        ("PyTorch objective", lambda: chainsaw.minimize(
-            torch_rastrigin, bounds=(-5.12, 5.12), array_module="torch", name="rastrigin",
-            **common)),
-    ]
+
+    def user(fun, **extra):
+        return lambda: chainsaw.minimize(fun, bounds=(-5.12, 5.12), array_module="torch",
+                                         name="rastrigin", **common, **extra)
+    cases = [("built-in rastrigin", lambda: chainsaw.minimize("rastrigin", **common)),
+             ("PyTorch objective, a Python call per evaluation", user(torch_rastrigin)),
+             ("PyTorch objective, cuda_graph=True", user(torch_rastrigin, cuda_graph=True))]
+    try:  # one fused kernel per call where PyTorch's compiler (Triton) is installed
+        compiled = torch.compile(torch_rastrigin, dynamic=False)
+        compiled(torch.zeros((1, a.dim), device="cuda"))
+        cases.append(("torch.compile'd objective, cuda_graph=True", user(compiled, cuda_graph=True)))
+    except Exception as e:  # noqa: BLE001 - any failure means: no compiler here
+        print(f"torch.compile unavailable ({type(e).__name__}): that case is left out",
+              file=sys.stderr)
+    return cases
 
 
 def machine():
@@ -106,6 +115,8 @@ def main():
                    help="cpu: unshifted Rastrigin (compute-bound) or max |x - 0.25| "
                         "(memory-bound, so the per-call cost shows)")
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--skip", action="append", default=[],
+                   help="leave out the cases whose name contains this text (repeatable)")
     p.add_argument("--json")
     a = p.parse_args()
     if a.which == "cpu":
@@ -118,6 +129,7 @@ def main():
         a.evals = a.evals or 500_000
         target = 1.3
         cases = gpu_cases(a)
+    cases = [cases[0]] + [c for c in cases[1:] if not any(k in c[0] for k in a.skip)]
     cases[0][1]()  # warm-up (page faults, CUDA context, PyTorch kernels)
     times = {name: [] for name, _ in cases}
     results = {}
@@ -126,8 +138,11 @@ def main():
             seconds, r = timed(run)
             times[name].append(seconds)
             results[name] = r
-    base_name, user_name = cases[0][0], cases[1][0]
-    base, user = min(times[base_name]), min(times[user_name])
+    base_name = cases[0][0]
+    base = min(times[base_name])
+    # The verdict is the fastest user objective's: each case is one way of writing it.
+    user_name = min((c[0] for c in cases[1:]), key=lambda n: min(times[n]))
+    user = min(times[user_name])
     fb, fu = results[base_name].fun, results[user_name].fun
     rel = abs(fu - fb) / abs(fb) if fb else abs(fu - fb)
     ratio = user / base
@@ -143,14 +158,16 @@ def main():
               f"{', '.join(f'{t:.3f}' for t in times[name])} | {results[name].fun:.17g} | "
               f"{m / base:.3f} |")
     print()
-    print(f"ratio {ratio:.3f} (target <= {target}): {'MET' if ratio <= target else 'NOT MET'}; "
+    print(f"ratio {ratio:.3f}, {user_name} (target <= {target}): "
+          f"{'MET' if ratio <= target else 'NOT MET'}; "
           f"best fitness relative difference {rel:.3e}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"which": a.which, "objective": a.objective, "dim": a.dim, "evals": a.evals, "seed": a.seed,
                        "repeats": a.repeats, "machine": machine(), "seconds": times,
                        "best_fitness": {n: r.fun for n, r in results.items()},
-                       "ratio": ratio, "target": target, "relative_difference": rel}, f,
+                       "ratio": ratio, "ratio_case": user_name, "target": target,
+                       "relative_difference": rel}, f,
                       indent=2)
     return 0 if ratio <= target else 1
 

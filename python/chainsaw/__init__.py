@@ -269,8 +269,8 @@ def _array_module(array_module: Optional[str], backend: Optional[str]) -> str:
     return array_module
 
 
-def _objective_run(fun, bounds, batch, array_module, name, callback, progress, options,
-                   resume_from: str, caller: str) -> Result:
+def _objective_run(fun, bounds, batch, array_module, name, callback, progress, cuda_graph,
+                   options, resume_from: str, caller: str) -> Result:
     if not callable(fun):
         raise TypeError("fun must be a built-in function's name (chainsaw.functions()) or a "
                         "callable")
@@ -294,8 +294,14 @@ def _objective_run(fun, bounds, batch, array_module, name, callback, progress, o
     if per_variable is not None:
         user_fun = _scaled(fun, per_variable, module, batch)
     host = device = None
+    if cuda_graph and module == "numpy":
+        raise ValueError("cuda_graph = True: a GPU objective (array_module='torch') is captured; "
+                         "a NumPy objective runs on the CPU")
     if module == "numpy":
         host = user_fun
+    elif cuda_graph:
+        from ._device import device_capture
+        device = device_capture(user_fun, module, batch, lower, upper)
     else:
         from ._device import device_call
         device = device_call(user_fun, module, batch)
@@ -303,7 +309,7 @@ def _objective_run(fun, bounds, batch, array_module, name, callback, progress, o
     args = _arguments(_RUN_SPECS, options, caller)
     try:
         native = _native(_core.run_objective, args, name, lower, upper, dim, host, bool(batch),
-                         device, "", resume_from, hook, _in_main_thread())
+                         device, bool(cuda_graph), "", resume_from, hook, _in_main_thread())
     finally:
         if hook is not None:
             hook.close()
@@ -344,7 +350,7 @@ def _crossover_batch(batch, options) -> bool:
 
 def minimize(fun, bounds=None, *, batch: bool = True, array_module: Optional[str] = None,
              name: Optional[str] = None, callback: Optional[Callable[[State], Any]] = None,
-             progress: bool = False, **options) -> Result:
+             progress: bool = False, cuda_graph: bool = False, **options) -> Result:
     """Minimises a built-in function (its name, ``chainsaw.functions()``) or a user objective.
 
     Built-in: ``minimize("rastrigin", dim=10**6, evals=500_000, backend="auto", seed=1, ...)``:
@@ -356,7 +362,10 @@ def minimize(fun, bounds=None, *, batch: bool = True, array_module: Optional[str
     row; ``batch=False`` calls ``fun(x)`` per row and takes a number. On the CPU X is a NumPy
     array; with ``array_module="torch"`` or ``"cupy"`` (or ``backend="cuda"``) the run is on the
     GPU and X the device rows as a PyTorch tensor or CuPy array, zero-copy, on the engine's
-    stream. bounds: numbers or arrays of shape (dim,) (per-variable bounds: the engine searches
+    stream. cuda_graph=True (PyTorch only) captures fun into a CUDA graph per row count, after
+    three warm-up calls on points inside the bounds, and replays it with no Python call per
+    evaluation: fun must then be capturable (no host synchronisation such as .item(), the same
+    work whatever the values). bounds: numbers or arrays of shape (dim,) (per-variable bounds: the engine searches
     the unit cube and fun gets lo + u (hi - lo), a copy), or scipy's (dim, 2) pairs.
 
     Every ``chainsaw run`` option is a keyword (``chainsaw.run_options()``): dim, evals, seed,
@@ -375,8 +384,8 @@ def minimize(fun, bounds=None, *, batch: bool = True, array_module: Optional[str
     if isinstance(fun, (str, bytes)):
         if bounds is not None:
             raise ValueError("bounds: a built-in function has its own domain (chainsaw.functions())")
-        if array_module is not None or name is not None:
-            raise TypeError("array_module and name are for user objectives")
+        if array_module is not None or name is not None or cuda_graph:
+            raise TypeError("array_module, name and cuda_graph are for user objectives")
         if batch is False:
             raise TypeError("batch = False: a built-in function is evaluated by chainsaw itself")
         _crossover_batch(batch, options)
@@ -391,14 +400,14 @@ def minimize(fun, bounds=None, *, batch: bool = True, array_module: Optional[str
             return native["dry_run"]
         return Result(native)
     batch = _crossover_batch(batch, options)
-    return _objective_run(fun, bounds, batch, array_module, name, callback, progress, options, "",
-                          "minimize")
+    return _objective_run(fun, bounds, batch, array_module, name, callback, progress, cuda_graph,
+                          options, "", "minimize")
 
 
 def resume(path, fun=None, *, bounds=None, batch: bool = True,
            array_module: Optional[str] = None, name: Optional[str] = None,
            callback: Optional[Callable[[State], Any]] = None, progress: bool = False,
-           **options) -> Result:
+           cuda_graph: bool = False, **options) -> Result:
     """Continues a run from its checkpoint: ``chainsaw resume PATH`` with the same keywords
     (evals: the new budget, default the checkpoint's; checkpoint: default PATH itself; backend,
     threads, function and dim as checks, output, profile, checkpoint_every). A run on a user
@@ -426,8 +435,8 @@ def resume(path, fun=None, *, bounds=None, batch: bool = True,
         options["evals"] = info["budget"]
     if options.get("checkpoint") is None:
         options["checkpoint"] = path
-    return _objective_run(fun, bounds, batch, array_module, name, callback, progress, options,
-                          path, "resume")
+    return _objective_run(fun, bounds, batch, array_module, name, callback, progress, cuda_graph,
+                          options, path, "resume")
 
 
 def inspect(path) -> Dict[str, Any]:

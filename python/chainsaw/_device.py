@@ -26,12 +26,30 @@ def _check(f, rows):
                          f"expected ({rows},): one fitness per row")
 
 
+def _torch_values(fun, batch: bool):
+    """evaluate(x, rows): fun's values at the rows of tensor x as contiguous float64, checked."""
+    import torch
+
+    def evaluate(x, rows):
+        if batch:
+            f = fun(x)
+        else:
+            f = torch.stack([torch.as_tensor(fun(x[r]), device=x.device).reshape(())
+                             for r in range(rows)])
+        if not isinstance(f, torch.Tensor) or f.device != x.device:
+            f = torch.as_tensor(f, device=x.device)
+        _check(f, rows)
+        return f.to(torch.float64).contiguous()
+    return evaluate
+
+
 def device_call(fun, module: str, batch: bool):
     """call(capsule, rows, stream, device) -> (keep, pointer) for chainsaw._core."""
     if module == "torch":
         import torch
         from torch.utils.dlpack import from_dlpack
         streams = {}
+        evaluate = _torch_values(fun, batch)
 
         def call(capsule, rows, stream, device):
             s = streams.get(stream)
@@ -39,16 +57,7 @@ def device_call(fun, module: str, batch: bool):
                 s = streams[stream] = (torch.cuda.ExternalStream(stream, device=device) if stream
                                        else torch.cuda.default_stream(device))
             with torch.cuda.stream(s):
-                x = from_dlpack(capsule)
-                if batch:
-                    f = fun(x)
-                else:
-                    f = torch.stack([torch.as_tensor(fun(x[r]), device=x.device).reshape(())
-                                     for r in range(rows)])
-                if not isinstance(f, torch.Tensor) or f.device != x.device:
-                    f = torch.as_tensor(f, device=x.device)
-                _check(f, rows)
-                f = f.to(torch.float64).contiguous()
+                f = evaluate(from_dlpack(capsule), rows)
             return f, f.data_ptr()
         return call
     if module == "cupy":
@@ -71,3 +80,50 @@ def device_call(fun, module: str, batch: bool):
             return f, f.data.ptr
         return call
     raise ValueError(f"array_module = {module!r}: torch or cupy on the GPU")
+
+
+def device_capture(fun, module: str, batch: bool, lower: float, upper: float):
+    """capture(rows, dim, pitch, gene_bytes, device) -> (keep, graph, input, pitch, output) for
+    chainsaw._core: fun captured once per row count into a CUDA graph (torch.cuda.graph, its own
+    memory pool) that reads a static input of `rows` rows (row stride `pitch` genes) and writes
+    `rows` float64 values at `output`. The engine replays it from C++ after copying the rows in:
+    no Python and no per-operation launch cost per evaluation, the point of cuda_graph=True."""
+    if module != "torch":
+        raise ValueError(f"cuda_graph = True: the objective is captured with PyTorch; "
+                         f"array_module = {module!r}")
+    import torch
+    if not hasattr(torch.cuda.CUDAGraph, "raw_cuda_graph"):
+        raise ValueError(f"cuda_graph = True needs PyTorch's CUDAGraph.raw_cuda_graph "
+                         f"(PyTorch >= 2.6); this is {torch.__version__}")
+    evaluate = _torch_values(fun, batch)
+
+    def capture(rows, dim, pitch, gene_bytes, device):
+        dtype = torch.float32 if gene_bytes == 4 else torch.float64
+        with torch.cuda.device(device):
+            # The engine's row stride: fun sees the same layout as without the graph.
+            x = torch.empty((rows, pitch), dtype=dtype, device=f"cuda:{device}")[:, :dim]
+            # Warm-up points inside the domain, drawn without PyTorch's generator: a failed
+            # capture can leave that generator unusable in this process.
+            x.copy_(torch.linspace(lower, upper, dim, dtype=dtype, device=x.device).expand(rows, dim))
+            # PyTorch's rule for capture: run the work a few times on a side stream first
+            # (lazy initialisation, torch.compile's first calls, the allocator's cache).
+            side = torch.cuda.Stream(device)
+            side.wait_stream(torch.cuda.current_stream(device))
+            with torch.cuda.stream(side):
+                for _ in range(3):
+                    evaluate(x, rows)
+            torch.cuda.current_stream(device).wait_stream(side)
+            graph = torch.cuda.CUDAGraph(keep_graph=True)
+            try:
+                with torch.cuda.graph(graph):
+                    f = evaluate(x, rows)
+            except RuntimeError as e:
+                try:  # release what the failed capture holds; it may itself refuse
+                    graph.reset()
+                except RuntimeError:
+                    pass
+                reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                raise ValueError(f"cuda_graph = True: fun cannot be captured into a CUDA graph "
+                                 f"({reason}); run it without cuda_graph") from None
+        return (graph, x, f), graph.raw_cuda_graph(), x.data_ptr(), x.stride(0), f.data_ptr()
+    return capture

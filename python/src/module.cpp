@@ -12,6 +12,8 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -351,6 +353,73 @@ DeviceBatchFn device_callback(py::object call) {
                "copying the fitness values");
   };
 }
+
+// A user objective captured into CUDA graphs (python/chainsaw/_device.py, device_capture), one
+// per row count, instantiated and replayed here: an evaluation is a copy of the rows into the
+// graph's static input, the graph, and a copy of its values, with no Python call.
+class CapturedObjective {
+ public:
+  CapturedObjective(py::object keep, std::uintptr_t graph, std::uintptr_t input, Dim input_pitch,
+                    std::uintptr_t output)
+      : keep_(std::move(keep)),
+        input_(reinterpret_cast<real_t*>(input)),
+        input_pitch_(input_pitch),
+        output_(reinterpret_cast<const double*>(output)) {
+    check_cuda(cudaGraphInstantiate(&exec_, reinterpret_cast<cudaGraph_t>(graph), 0),
+               "instantiating the objective's CUDA graph");
+  }
+  CapturedObjective(const CapturedObjective&) = delete;
+  CapturedObjective& operator=(const CapturedObjective&) = delete;
+  ~CapturedObjective() {
+    cudaGraphExecDestroy(exec_);
+    py::gil_scoped_acquire gil;  // the graph, its pool and static tensors are Python objects
+    keep_ = py::object();
+  }
+
+  void evaluate(const real_t* genes, Dim pitch, int rows, Dim dim, double* fitness,
+                DeviceStream stream) const {
+    check_cuda(cudaMemcpy2DAsync(input_, input_pitch_ * sizeof(real_t), genes,
+                                 pitch * sizeof(real_t), dim * sizeof(real_t),
+                                 static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice, stream),
+               "copying the rows into the objective's graph");
+    check_cuda(cudaGraphLaunch(exec_, stream), "launching the objective's CUDA graph");
+    check_cuda(cudaMemcpyAsync(fitness, output_, static_cast<std::size_t>(rows) * sizeof(double),
+                               cudaMemcpyDeviceToDevice, stream),
+               "copying the fitness values");
+  }
+
+ private:
+  py::object keep_;
+  cudaGraphExec_t exec_ = nullptr;
+  real_t* input_;
+  Dim input_pitch_;
+  const double* output_;
+};
+
+// `capture(rows, dim, pitch, gene_bytes, device)` returns (keep, graph, input, pitch, output); it is
+// called (under the GIL) the first time each row count comes.
+DeviceBatchFn device_graph_callback(py::object capture) {
+  auto graphs = std::make_shared<std::map<int, std::unique_ptr<CapturedObjective>>>();
+  return [capture = std::move(capture), graphs](const real_t* genes, Dim pitch, int rows,
+                                                Dim dim, double* fitness, DeviceStream stream) {
+    auto found = graphs->find(rows);
+    if (found == graphs->end()) {
+      py::gil_scoped_acquire gil;
+      int device = 0;
+      check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+      // The capture synchronises its device; the rows of this call must be ready first.
+      check_cuda(cudaStreamSynchronize(stream), "waiting for the engine's stream");
+      py::tuple out = capture(rows, dim, pitch, static_cast<int>(sizeof(real_t)), device);
+      found = graphs
+                  ->emplace(rows, std::make_unique<CapturedObjective>(
+                                      out[0], out[1].cast<std::uintptr_t>(),
+                                      out[2].cast<std::uintptr_t>(), out[3].cast<Dim>(),
+                                      out[4].cast<std::uintptr_t>()))
+                  .first;
+    }
+    found->second->evaluate(genes, pitch, rows, dim, fitness, stream);
+  };
+}
 #endif
 
 // The C++ batch callbacks the tests and bench/python_overhead.py hold the Python ones against.
@@ -383,7 +452,7 @@ HostBatchFn reference_callback(const std::string& kind) {
 // and dry_run refused by the caller).
 py::dict run_objective(const std::vector<std::string>& args, const std::string& name,
                        double lower, double upper, Dim dim, py::object host, bool batch,
-                       py::object device, const std::string& reference,
+                       py::object device, bool device_graph, const std::string& reference,
                        const std::string& resume_from, py::object progress, bool handle_sigint) {
   RunRequest request = parse_run_request(args);
   if (request.config.distribute != Distribute::kNone)
@@ -401,7 +470,7 @@ py::dict run_objective(const std::vector<std::string>& args, const std::string& 
   }
   if (!device.is_none()) {
 #if defined(CHAINSAW_CUDA)
-    objective.device = device_callback(device);
+    objective.device = device_graph ? device_graph_callback(device) : device_callback(device);
 #else
     throw UserError("array_module: this chainsaw was built without CUDA; a GPU objective "
                     "needs the CUDA backend");

@@ -169,6 +169,10 @@ def one_line(excinfo):
                                  evals=200, output=o), ValueError, "nan"),
     (lambda o: chainsaw.minimize(lambda x: "no", bounds=(0, 1), dim=5, evals=200, output=o),
      TypeError, "str"),
+    (lambda o: chainsaw.minimize(numpy_maxabs, bounds=(0, 1), dim=5, evals=200, cuda_graph=True,
+                                 output=o), ValueError, "cuda_graph"),
+    (lambda o: chainsaw.minimize("rastrigin", dim=100, evals=200, cuda_graph=True, output=o),
+     TypeError, "cuda_graph"),
 ])
 def test_bad_input_raises_one_line_and_writes_nothing(tmp_path, call, kind, words):
     out = tmp_path / "result.json"

@@ -96,6 +96,38 @@ def test_torch_checkpoint_then_resume(tmp_path):
     assert resumed.fun == whole.fun and np.array_equal(resumed.x, whole.x)
 
 
+def test_a_captured_objective_runs_the_eager_run_bit_for_bit(tmp_path):
+    # The graph replays fun's kernels on a copy of the rows laid out as the engine's: the same
+    # values, so the same run; resume with the graph continues it exactly too.
+    fun = torch_rastrigin(10000, 4)
+    options = dict(bounds=(-5.12, 5.12), array_module="torch", name="rastrigin")
+    eager = chainsaw.minimize(fun, dim=10000, evals=4000, seed=4, **options)
+    graph = chainsaw.minimize(fun, dim=10000, evals=4000, seed=4, cuda_graph=True, **options)
+    assert graph.fun == eager.fun and np.array_equal(graph.x, eager.x)
+    assert graph.nfev == eager.nfev == 4000
+    ck = tmp_path / "graph.h5"
+    chainsaw.minimize(fun, dim=10000, evals=1500, seed=4, cuda_graph=True, checkpoint=ck,
+                      **options)
+    resumed = chainsaw.resume(ck, fun, evals=4000, cuda_graph=True, **options)
+    assert resumed.fun == eager.fun and np.array_equal(resumed.x, eager.x)
+
+
+def test_cuda_graph_refuses_what_it_cannot_capture(tmp_path):
+    out = tmp_path / "r.json"
+
+    def synchronising(x):  # .item() waits for the device: not allowed while capturing
+        s = (x.double() ** 2).sum(dim=1)
+        return s * (1.0 + 0.0 * s.max().item())
+    with pytest.raises(ValueError, match="cuda_graph") as e:
+        chainsaw.minimize(synchronising, bounds=(0, 1), dim=100, evals=200,
+                          array_module="torch", cuda_graph=True, output=out)
+    assert "\n" not in str(e.value)
+    with pytest.raises(ValueError, match="shape"):
+        chainsaw.minimize(lambda x: x.sum(), bounds=(0, 1), dim=100, evals=200,
+                          array_module="torch", cuda_graph=True, output=out)
+    assert not out.exists()
+
+
 def test_builtin_on_the_gpu_equals_the_cli(tmp_path, cli):
     out = tmp_path / "cli.json"
     cli("run", "--dim", 100000, "--evals", 3000, "--seed", 2, "--backend", "cuda", "-q", "-o", out)
