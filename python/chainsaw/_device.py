@@ -83,28 +83,35 @@ def device_call(fun, module: str, batch: bool):
 
 
 def device_capture(fun, module: str, batch: bool, lower: float, upper: float):
-    """capture(rows, dim, pitch, gene_bytes, device) -> (keep, graph, input, pitch, output) for
-    chainsaw._core: fun captured once per row count into a CUDA graph (torch.cuda.graph, its own
-    memory pool) that reads a static input of `rows` rows (row stride `pitch` genes) and writes
-    `rows` float64 values at `output`. The engine replays it from C++ after copying the rows in:
-    no Python and no per-operation launch cost per evaluation, the point of cuda_graph=True."""
+    """capture(rows_capsule, rows, dim, pitch, gene_bytes, fitness_capsule, device) ->
+    (keep, graph, input, pitch, output) for chainsaw._core: fun captured into a CUDA graph
+    (torch.cuda.graph, its own memory pool). Given the capsules, the graph reads those rows
+    and writes their float64 values into the fitness array itself (input = output = 0);
+    without, it reads a static input of `rows` rows (row stride `pitch` genes) at `input` and
+    leaves its values at `output`. The engine replays it from C++: no Python and no
+    per-operation launch cost per evaluation, the point of cuda_graph=True."""
     if module != "torch":
         raise ValueError(f"cuda_graph = True: the objective is captured with PyTorch; "
                          f"array_module = {module!r}")
     import torch
+    from torch.utils.dlpack import from_dlpack
     if not hasattr(torch.cuda.CUDAGraph, "raw_cuda_graph"):
         raise ValueError(f"cuda_graph = True needs PyTorch's CUDAGraph.raw_cuda_graph "
                          f"(PyTorch >= 2.6); this is {torch.__version__}")
     evaluate = _torch_values(fun, batch)
 
-    def capture(rows, dim, pitch, gene_bytes, device):
+    def capture(rows_capsule, rows, dim, pitch, gene_bytes, fitness_capsule, device):
         dtype = torch.float32 if gene_bytes == 4 else torch.float64
         with torch.cuda.device(device):
-            # The engine's row stride: fun sees the same layout as without the graph.
-            x = torch.empty((rows, pitch), dtype=dtype, device=f"cuda:{device}")[:, :dim]
-            # Warm-up points inside the domain, drawn without PyTorch's generator: a failed
-            # capture can leave that generator unusable in this process.
-            x.copy_(torch.linspace(lower, upper, dim, dtype=dtype, device=x.device).expand(rows, dim))
+            if rows_capsule is not None:
+                x, fitness = from_dlpack(rows_capsule), from_dlpack(fitness_capsule)
+            else:
+                # The engine's row stride: fun sees the same layout as without the graph.
+                # Warm-up points inside the domain, drawn without PyTorch's generator: a
+                # failed capture can leave that generator unusable in this process.
+                x, fitness = torch.empty((rows, pitch), dtype=dtype, device=f"cuda:{device}")[:, :dim], None
+                x.copy_(torch.linspace(lower, upper, dim, dtype=dtype, device=x.device)
+                        .expand(rows, dim))
             # PyTorch's rule for capture: run the work a few times on a side stream first
             # (lazy initialisation, torch.compile's first calls, the allocator's cache).
             side = torch.cuda.Stream(device)
@@ -117,6 +124,8 @@ def device_capture(fun, module: str, batch: bool, lower: float, upper: float):
             try:
                 with torch.cuda.graph(graph):
                     f = evaluate(x, rows)
+                    if fitness is not None:
+                        fitness.copy_(f)
             except RuntimeError as e:
                 try:  # release what the failed capture holds; it may itself refuse
                     graph.reset()
@@ -125,5 +134,7 @@ def device_capture(fun, module: str, batch: bool, lower: float, upper: float):
                 reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
                 raise ValueError(f"cuda_graph = True: fun cannot be captured into a CUDA graph "
                                  f"({reason}); run it without cuda_graph") from None
+        if fitness is not None:
+            return (graph, x, f, fitness), graph.raw_cuda_graph(), 0, pitch, 0
         return (graph, x, f), graph.raw_cuda_graph(), x.data_ptr(), x.stride(0), f.data_ptr()
     return capture

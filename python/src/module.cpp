@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #if defined(CHAINSAW_CUDA)
@@ -302,18 +303,20 @@ extern "C" void dltensor_capsule_destructor(PyObject* capsule) {
   }
 }
 
-// The device rows as a DLPack capsule: rows x dim genes, row stride pitch, read only by contract.
-py::object rows_capsule(const real_t* genes, Dim pitch, int rows, Dim dim, int device) {
+// A device array as a DLPack capsule: 2-D (shape[0] x shape[1], row stride `row_stride`) or
+// 1-D (shape[1] == 0), floats of `bits` bits.
+py::object device_capsule(const void* data, std::int64_t rows, std::int64_t columns,
+                          std::int64_t row_stride, int bits, int device) {
   auto* t = new RowsTensor{};
   t->shape[0] = rows;
-  t->shape[1] = dim;
-  t->strides[0] = pitch;
+  t->shape[1] = columns;
+  t->strides[0] = columns == 0 ? 1 : row_stride;
   t->strides[1] = 1;
   DLTensor& d = t->managed.dl_tensor;
-  d.data = const_cast<real_t*>(genes);
+  d.data = const_cast<void*>(data);
   d.device = {2, device};
-  d.ndim = 2;
-  d.dtype = {2, static_cast<std::uint8_t>(8 * sizeof(real_t)), 1};
+  d.ndim = columns == 0 ? 1 : 2;
+  d.dtype = {2, static_cast<std::uint8_t>(bits), 1};
   d.shape = t->shape;
   d.strides = t->strides;
   d.byte_offset = 0;
@@ -325,6 +328,11 @@ py::object rows_capsule(const real_t* genes, Dim pitch, int rows, Dim dim, int d
     throw py::error_already_set();
   }
   return py::reinterpret_steal<py::object>(capsule);
+}
+
+// The device rows: rows x dim genes, row stride pitch, read only by contract.
+py::object rows_capsule(const real_t* genes, Dim pitch, int rows, Dim dim, int device) {
+  return device_capsule(genes, rows, dim, pitch, 8 * sizeof(real_t), device);
 }
 
 void check_cuda(cudaError_t status, const char* what) {
@@ -354,11 +362,14 @@ DeviceBatchFn device_callback(py::object call) {
   };
 }
 
-// A user objective captured into CUDA graphs (python/chainsaw/_device.py, device_capture), one
-// per row count, instantiated and replayed here: an evaluation is a copy of the rows into the
-// graph's static input, the graph, and a copy of its values, with no Python call.
+// A user objective captured into CUDA graphs (python/chainsaw/_device.py, device_capture) and
+// replayed here with no Python call. A call site that comes back with the same rows and
+// fitness addresses (the Solis-Wets candidate, every step) gets a graph of its own that reads
+// and writes them in place; other calls (children in slots that change) copy their rows into
+// a graph's static input, one graph per row count, and its values out.
 class CapturedObjective {
  public:
+  // input/output 0: the graph reads the call's rows and writes its fitness itself.
   CapturedObjective(py::object keep, std::uintptr_t graph, std::uintptr_t input, Dim input_pitch,
                     std::uintptr_t output)
       : keep_(std::move(keep)),
@@ -378,14 +389,17 @@ class CapturedObjective {
 
   void evaluate(const real_t* genes, Dim pitch, int rows, Dim dim, double* fitness,
                 DeviceStream stream) const {
-    check_cuda(cudaMemcpy2DAsync(input_, input_pitch_ * sizeof(real_t), genes,
-                                 pitch * sizeof(real_t), dim * sizeof(real_t),
-                                 static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice, stream),
-               "copying the rows into the objective's graph");
+    if (input_ != nullptr)
+      check_cuda(cudaMemcpy2DAsync(input_, input_pitch_ * sizeof(real_t), genes,
+                                   pitch * sizeof(real_t), dim * sizeof(real_t),
+                                   static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice,
+                                   stream),
+                 "copying the rows into the objective's graph");
     check_cuda(cudaGraphLaunch(exec_, stream), "launching the objective's CUDA graph");
-    check_cuda(cudaMemcpyAsync(fitness, output_, static_cast<std::size_t>(rows) * sizeof(double),
-                               cudaMemcpyDeviceToDevice, stream),
-               "copying the fitness values");
+    if (output_ != nullptr)
+      check_cuda(cudaMemcpyAsync(fitness, output_, static_cast<std::size_t>(rows) * sizeof(double),
+                                 cudaMemcpyDeviceToDevice, stream),
+                 "copying the fitness values");
   }
 
  private:
@@ -396,28 +410,46 @@ class CapturedObjective {
   const double* output_;
 };
 
-// `capture(rows, dim, pitch, gene_bytes, device)` returns (keep, graph, input, pitch, output); it is
-// called (under the GIL) the first time each row count comes.
+// In-place graphs at most: each holds fun's intermediates for its row count.
+constexpr std::size_t kInPlaceGraphs = 8;
+
+// `capture(rows_capsule | None, rows, dim, pitch, gene_bytes, fitness_capsule | None, device)`
+// returns (keep, graph, input, pitch, output); called under the GIL on a call site's second
+// visit (in place) or on a row count's first (static input).
 DeviceBatchFn device_graph_callback(py::object capture) {
-  auto graphs = std::make_shared<std::map<int, std::unique_ptr<CapturedObjective>>>();
+  using Site = std::tuple<const real_t*, Dim, int, double*>;
+  struct Graphs {
+    std::map<Site, int> visits;
+    std::map<Site, std::unique_ptr<CapturedObjective>> in_place;
+    std::map<int, std::unique_ptr<CapturedObjective>> by_rows;
+  };
+  auto graphs = std::make_shared<Graphs>();
   return [capture = std::move(capture), graphs](const real_t* genes, Dim pitch, int rows,
                                                 Dim dim, double* fitness, DeviceStream stream) {
-    auto found = graphs->find(rows);
-    if (found == graphs->end()) {
-      py::gil_scoped_acquire gil;
-      int device = 0;
-      check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-      // The capture synchronises its device; the rows of this call must be ready first.
-      check_cuda(cudaStreamSynchronize(stream), "waiting for the engine's stream");
-      py::tuple out = capture(rows, dim, pitch, static_cast<int>(sizeof(real_t)), device);
-      found = graphs
-                  ->emplace(rows, std::make_unique<CapturedObjective>(
-                                      out[0], out[1].cast<std::uintptr_t>(),
-                                      out[2].cast<std::uintptr_t>(), out[3].cast<Dim>(),
-                                      out[4].cast<std::uintptr_t>()))
-                  .first;
-    }
-    found->second->evaluate(genes, pitch, rows, dim, fitness, stream);
+    const Site site{genes, pitch, rows, fitness};
+    if (auto found = graphs->in_place.find(site); found != graphs->in_place.end())
+      return found->second->evaluate(genes, pitch, rows, dim, fitness, stream);
+    const bool in_place =
+        ++graphs->visits[site] >= 2 && graphs->in_place.size() < kInPlaceGraphs;
+    auto by_rows = graphs->by_rows.find(rows);
+    if (!in_place && by_rows != graphs->by_rows.end())
+      return by_rows->second->evaluate(genes, pitch, rows, dim, fitness, stream);
+    py::gil_scoped_acquire gil;
+    int device = 0;
+    check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+    // The capture synchronises its device; the rows of this call must be ready first.
+    check_cuda(cudaStreamSynchronize(stream), "waiting for the engine's stream");
+    const int gene_bytes = static_cast<int>(sizeof(real_t));
+    py::tuple out =
+        in_place ? capture(rows_capsule(genes, pitch, rows, dim, device), rows, dim, pitch,
+                           gene_bytes, device_capsule(fitness, rows, 0, 1, 64, device), device)
+                 : capture(py::none(), rows, dim, pitch, gene_bytes, py::none(), device);
+    auto graph = std::make_unique<CapturedObjective>(
+        out[0], out[1].cast<std::uintptr_t>(), out[2].cast<std::uintptr_t>(), out[3].cast<Dim>(),
+        out[4].cast<std::uintptr_t>());
+    auto& slot = in_place ? graphs->in_place[site] : graphs->by_rows[rows];
+    slot = std::move(graph);
+    slot->evaluate(genes, pitch, rows, dim, fitness, stream);
   };
 }
 #endif
