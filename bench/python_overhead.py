@@ -11,6 +11,7 @@
 
   PYTHONPATH=build/python python3 bench/python_overhead.py cpu [--dim 100000 --evals 20000]
   PYTHONPATH=build/python python3 bench/python_overhead.py gpu [--dim 1000000 --evals 500000]
+  PYTHONPATH=build/python python3 bench/python_overhead.py gpu --replay-floor
 
 Each case runs --repeats times (alternating); the fastest run counts (the least disturbed by
 other work on the machine; the median is shown too). Prints a Markdown table and
@@ -89,6 +90,35 @@ def gpu_cases(a):
     return cases
 
 
+def replay_floor(a):
+    """What one evaluation of the PyTorch Rastrigin costs the GPU alone: one row, captured
+    into a CUDA graph and replayed 2,000 times, eager and torch.compile'd."""
+    import torch
+    o = torch.from_numpy(chainsaw.shift("rastrigin", a.dim, a.seed)).cuda()
+
+    def rastrigin(x):
+        z = x.double() - o
+        return (z * z - 10.0 * torch.cos(2.0 * math.pi * z) + 10.0).sum(dim=1) - 330.0
+    x = torch.rand((1, a.dim), device="cuda") * 10.24 - 5.12
+    for name, f in [("eager", rastrigin), ("compiled", torch.compile(rastrigin, dynamic=False))]:
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(3):
+                f(x)
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            f(x)
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(2000):
+            graph.replay()
+        torch.cuda.synchronize()
+        print(f"{name}: {(time.perf_counter() - start) / 2000 * 1e6:.1f} us per replay")
+    return 0
+
+
 def machine():
     info = {"python": platform.python_version(), "numpy": np.__version__,
             "chainsaw": chainsaw.__version__, "genes": chainsaw.GENES, "cpus": os.cpu_count()}
@@ -118,7 +148,12 @@ def main():
     p.add_argument("--skip", action="append", default=[],
                    help="leave out the cases whose name contains this text (repeatable)")
     p.add_argument("--json")
+    p.add_argument("--replay-floor", action="store_true",
+                   help="gpu: only time one evaluation of the PyTorch objective, graph-replayed")
     a = p.parse_args()
+    if a.replay_floor:
+        a.dim = a.dim or 1_000_000
+        return replay_floor(a)
     if a.which == "cpu":
         a.dim = a.dim or 100_000
         a.evals = a.evals or 20_000
