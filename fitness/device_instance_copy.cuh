@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/engines/cuda/device_buffer.hpp"
+#include "fitness/external_objective.hpp"
 
 namespace chainsaw {
 
@@ -41,6 +42,19 @@ DeviceBuffer<T> upload(const std::vector<T>& host) {
   if (!host.empty())
     CHAINSAW_CUDA_TRY(cudaMemcpy(buffer.data(), host.data(), buffer.bytes(), cudaMemcpyHostToDevice));
   return buffer;
+}
+
+// The device callback of a problem with data: copy(instance) makes a device's copy at its first
+// call there, launch(copy, genes, pitch, rows, fitness, stream) evaluates the rows.
+template <class Instance, class Copy, class Launch>
+DeviceBatchFn device_batch_with_copies(std::shared_ptr<const Instance> instance,
+                                       Copy (*copy)(const Instance&), Launch launch) {
+  auto copies = std::make_shared<PerDeviceCopy<Copy>>();
+  return [instance, copies, copy, launch](const real_t* genes, Dim pitch, int rows, Dim,
+                                          double* fitness, DeviceStream stream) {
+    if (rows <= 0) return;
+    launch(copies->get([&] { return copy(*instance); }), genes, pitch, rows, fitness, stream);
+  };
 }
 
 }  // namespace chainsaw

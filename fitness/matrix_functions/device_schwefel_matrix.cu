@@ -95,15 +95,14 @@ DeviceSchwefelMatrix copy_to_device(const SchwefelMatrixInstance& inst) {
 }  // namespace
 
 DeviceBatchFn schwefel_matrix_device_batch(std::shared_ptr<const SchwefelMatrixInstance> instance) {
-  auto copies = std::make_shared<PerDeviceCopy<DeviceSchwefelMatrix>>();
-  return [instance, copies](const real_t* genes, Dim pitch, int rows, Dim, double* fitness,
-                            DeviceStream stream) {
-    if (rows <= 0) return;
-    const DeviceSchwefelMatrix& d = copies->get([&] { return copy_to_device(*instance); });
-    schwefel_matrix_kernel<<<rows, kThreads, d.shared_bytes, stream>>>(d.view, genes, pitch,
-                                                                        fitness);
-    CHAINSAW_CUDA_CHECK_LAUNCH();
-  };
+  return device_batch_with_copies(
+      std::move(instance), copy_to_device,
+      [](const DeviceSchwefelMatrix& d, const real_t* genes, Dim pitch, int rows, double* fitness,
+         DeviceStream stream) {
+        schwefel_matrix_kernel<<<rows, kThreads, d.shared_bytes, stream>>>(d.view, genes, pitch,
+                                                                            fitness);
+        CHAINSAW_CUDA_CHECK_LAUNCH();
+      });
 }
 
 }  // namespace chainsaw

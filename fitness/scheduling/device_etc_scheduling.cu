@@ -73,14 +73,13 @@ DeviceEtc copy_to_device(const EtcInstance& inst) {
 }  // namespace
 
 DeviceBatchFn etc_device_batch(std::shared_ptr<const EtcInstance> instance) {
-  auto copies = std::make_shared<PerDeviceCopy<DeviceEtc>>();
-  return [instance, copies](const real_t* genes, Dim pitch, int rows, Dim, double* fitness,
-                            DeviceStream stream) {
-    if (rows <= 0) return;
-    const DeviceEtc& d = copies->get([&] { return copy_to_device(*instance); });
-    etc_kernel<<<rows, kThreads, 0, stream>>>(d.view, genes, pitch, fitness);
-    CHAINSAW_CUDA_CHECK_LAUNCH();
-  };
+  return device_batch_with_copies(
+      std::move(instance), copy_to_device,
+      [](const DeviceEtc& d, const real_t* genes, Dim pitch, int rows, double* fitness,
+         DeviceStream stream) {
+        etc_kernel<<<rows, kThreads, 0, stream>>>(d.view, genes, pitch, fitness);
+        CHAINSAW_CUDA_CHECK_LAUNCH();
+      });
 }
 
 }  // namespace chainsaw
