@@ -108,7 +108,9 @@ TEST(EtcGenerator, ConsistencyIsExactAsBraunDefinesIt) {
       for (int i = 3; i < 16; i += 2) odd_sorted = odd_sorted && at(inst, t, i - 2) <= at(inst, t, i);
       rows_sorted += sorted;
       odd_columns_sorted += odd_sorted;
-      if (c.consistency != EtcConsistency::kInconsistent) ASSERT_TRUE(even_sorted) << "task " << t;
+      if (c.consistency != EtcConsistency::kInconsistent) {
+        ASSERT_TRUE(even_sorted) << "task " << t;
+      }
     }
     switch (c.consistency) {
       case EtcConsistency::kConsistent:  // machine j faster than k on one task: on all of them
