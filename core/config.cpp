@@ -103,6 +103,8 @@ void Config::validate_algorithm() const {
   }
 }
 
+EtcOptions Config::etc_options() const { return {etc_class, etc_machines, etc_lambda}; }
+
 void Config::validate() const {
   require(dim >= 1, "--dim", dim, "must be at least 1");
   if (is_user_objective_name(function)) {  // a library run on a user objective
@@ -112,8 +114,11 @@ void Config::validate() const {
   } else {
     const FunctionInfo& info = function_info(function);  // throws for an unknown name
     check_dimension(info, dim);
-    if (!instance.empty() && cec2010_number(info.id) == 0)
-      throw UserError("--instance = " + instance + ": only the cec2010-* functions read one");
+    const bool etc = info.id == FunctionId::kEtcScheduling;
+    if (!instance.empty() && cec2010_number(info.id) == 0 && !etc)
+      throw UserError("--instance = " + instance +
+                      ": only the cec2010-* functions and etc read one");
+    if (etc) check_etc_options(etc_options());
   }
   require(population_size >= 2, "--population", population_size, "must be at least 2");
   require(batch >= 1, "--batch", batch, "must be at least 1");

@@ -9,6 +9,8 @@
 
 namespace chainsaw {
 
+struct EtcOptions;  // fitness/problem.hpp
+
 enum class Backend { kAuto, kCpu, kCuda };
 const char* backend_name(Backend b);
 
@@ -45,7 +47,14 @@ struct Config {
   std::int64_t max_evaluations = 500000;
   std::uint64_t seed = 1;
   std::uint64_t problem_seed = 0;  // where the optimum lies; 0 means "the run's seed"
-  std::string instance;  // CEC 2010 instance file (o, P, M); empty: generated from problem_seed
+  // CEC 2010 instance file (o, P, M) or the `etc` function's ETC matrix file; empty: generated
+  // from problem_seed
+  std::string instance;
+  // The `etc` function (task scheduling): Braun's class of the generated matrix, machines, and
+  // the makespan weight lambda; its tasks are dim.
+  std::string etc_class = "u_c_hihi";
+  int etc_machines = 16;
+  double etc_lambda = 0.75;
 
   // Steady-state GA
   int population_size = 50;
@@ -100,6 +109,7 @@ struct Config {
   int runs = 1;                     // --runs K: seeds seed .. seed + K - 1
 
   std::uint64_t effective_problem_seed() const { return problem_seed ? problem_seed : seed; }
+  EtcOptions etc_options() const;
   int capacity() const { return population_size + batch; }
   // The population the chosen algorithm keeps (MA-SW-Chains: N; DE/jDE: NP; PSO: particles;
   // SS: the diversification population P).

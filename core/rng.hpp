@@ -39,6 +39,8 @@ enum class RngPurpose : std::uint64_t {
   kCecPermutation = 7,  // CEC 2010 instances: P
   kCecRotation = 8,     // and M (o uses kShift)
   kIsland = 9,          // --distribute islands: the seed of island r > 0
+  kSchwefelMatrix = 10,  // Schwefel 2.6 / 2.13: the integer matrices, a stream per row
+  kEtcMatrix = 11,       // the task-scheduling ETC matrix, a stream per task
 };
 
 class CounterRng {

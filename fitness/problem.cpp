@@ -7,6 +7,8 @@
 
 #include "core/error.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"
+#include "fitness/matrix_functions/schwefel_matrix.hpp"
+#include "fitness/scheduling/etc_scheduling.hpp"
 
 namespace chainsaw {
 
@@ -32,7 +34,7 @@ const std::vector<FunctionInfo>& all_functions() {
 
 // Rosenbrock and Zakharov on [-100, 100] as Janssen et al. ran them, and Nashed et al.'s Table 3
 // on its ranges, with its names as aliases (nashed-f0 ... nashed-f19; f7 and f17, Schwefel 2.6
-// and 2.13, need their A, B data and are not here; f1 is cec2010-f1). Where Nashed's function
+// and 2.13, need their A, B data and are in data_functions(); f1 is cec2010-f1). Where Nashed's function
 // is one of the six or another one here on another range it is a name of its own (nashed-fN).
 const std::vector<FunctionInfo>& classic_functions() {
   using F = FunctionId;
@@ -71,6 +73,23 @@ const std::vector<FunctionInfo>& classic_functions() {
        "sin^2(pi w_1) + sum_{i<D} (w_i-1)^2 (1 + 10 sin^2(pi w_i + 1)) + (w_D-1)^2 (1 + "
        "sin^2(2 pi w_D)), w = 1 + z/4",
        "nashed-f19"},
+  };
+  return functions;
+}
+
+const std::vector<FunctionInfo>& data_functions() {
+  using F = FunctionId;
+  static const std::vector<FunctionInfo> functions = {
+      {F::kSchwefel26, "schwefel26", -100.0, 100.0, "non-separable",
+       "max_i |A_i x - B_i|, B = A o, A integers in [-500, 500] (CEC 2005 F5); D <= 10^4",
+       "nashed-f7"},
+      {F::kSchwefel213, "schwefel213", -3.141592653589793, 3.141592653589793, "non-separable",
+       "sum_i (A_i - B_i(x))^2, B_i(x) = sum_j a_ij sin x_j + b_ij cos x_j, A_i = B_i(o), "
+       "a, b integers in [-100, 100] (CEC 2005 F12); D <= 10^4",
+       "nashed-f17"},
+      {F::kEtcScheduling, "etc", 0.0, 16.0, "non-separable",
+       "lambda makespan + (1 - lambda) flowtime / m, task t on machine floor(x_t); "
+       "D = tasks, domain [0, m)"},
   };
   return functions;
 }
@@ -117,28 +136,31 @@ const std::vector<FunctionInfo>& cec2010_functions() {
 }
 
 const FunctionInfo& function_info(const std::string& name) {
-  const auto tables = {&all_functions(), &classic_functions(), &cec2010_functions()};
+  const auto tables = {&all_functions(), &classic_functions(), &cec2010_functions(),
+                       &data_functions()};
   for (const auto* table : tables) {
     for (const auto& info : *table) {
       if (name == info.name || (info.alias != nullptr && name == info.alias)) return info;
     }
   }
   std::string known;
-  for (const auto* table : {&all_functions(), &classic_functions()})
+  for (const auto* table : {&all_functions(), &classic_functions(), &data_functions()})
     for (const auto& info : *table)
       if (std::string(info.name).rfind("nashed-", 0) != 0) known += std::string(info.name) + ", ";
   throw UserError("unknown function '" + name + "' (known: " + known +
-                  "cec2010-f1 .. cec2010-f20, nashed-f0 .. nashed-f19 but f7 and f17)");
+                  "cec2010-f1 .. cec2010-f20, nashed-f0 .. nashed-f19)");
 }
 
 const FunctionInfo& function_info(FunctionId id) {
-  for (const auto* table : {&all_functions(), &classic_functions(), &cec2010_functions()})
+  for (const auto* table :
+       {&all_functions(), &classic_functions(), &cec2010_functions(), &data_functions()})
     for (const auto& info : *table)
       if (info.id == id) return info;
   throw InternalError("function id without a table entry", __FILE__, __LINE__);
 }
 
 double function_optimum_value(FunctionId id) {
+  if (id == FunctionId::kEtcScheduling) return std::numeric_limits<double>::quiet_NaN();
   // The bias is the function type's (CEC 2010 and user objectives: GenesOnly's 0).
   return visit_function(id, [](auto fn) { return decltype(fn)::kBias; });
 }
@@ -154,12 +176,93 @@ void check_dimension(const FunctionInfo& info, Dim dim) {
     throw UserError(prefix + " needs at least m = 50 variables (one group of m)");
   if (n >= 9 && n <= 18 && dim % (2 * kCecGroup) != 0)
     throw UserError(prefix + " needs a multiple of 2m = 100 (groups of m = 50)");
+  if ((info.id == FunctionId::kSchwefel26 || info.id == FunctionId::kSchwefel213) &&
+      dim > kSchwefelMatrixMaxDim)
+    throw UserError(prefix + " is limited to 10000 variables (its matrices hold D^2 entries)");
+  if (info.id == FunctionId::kEtcScheduling && dim > std::numeric_limits<std::int32_t>::max())
+    throw UserError(prefix + ": at most 2^31 - 1 tasks");
+}
+
+namespace {
+
+// A function of generated data as a built-in objective over stored vectors: the host callback
+// evaluates the rows in parallel, one row per thread (so f does not depend on the thread count).
+template <class Instance>
+std::shared_ptr<const BatchObjective> data_objective(const FunctionInfo& info, Dim dim,
+                                                     double lower, double upper,
+                                                     std::shared_ptr<const Instance> instance,
+                                                     DeviceBatchFn device) {
+  auto o = std::make_shared<BatchObjective>();
+  o->name = info.name;
+  o->dim = dim;
+  o->lower = lower;
+  o->upper = upper;
+  if (info.id != FunctionId::kEtcScheduling) o->optimum_value = 0.0;
+  o->host = [instance](const real_t* genes, Dim pitch, int rows, Dim, double* fitness) {
+#pragma omp parallel for schedule(dynamic, 1) if (rows > 1)
+    for (int r = 0; r < rows; ++r) fitness[r] = instance->evaluate(genes + r * pitch);
+  };
+  o->device = std::move(device);
+  return o;
+}
+
+Problem make_schwefel_matrix(const FunctionInfo& info, Dim dim, std::uint64_t problem_seed) {
+  Problem p;
+  p.function = info.id;
+  p.dim = dim;
+  p.lower = info.lower;
+  p.upper = info.upper;
+  p.optimum_value = 0.0;
+  p.shift = benchmark_shift(info.lower, info.upper, problem_seed);
+  std::vector<real_t> o(static_cast<std::size_t>(dim));
+  for (Dim j = 0; j < dim; ++j) o[static_cast<std::size_t>(j)] = p.shift(j);
+  auto instance = std::make_shared<const SchwefelMatrixInstance>(SchwefelMatrixInstance::generate(
+      info.id == FunctionId::kSchwefel26 ? SchwefelMatrixKind::k26 : SchwefelMatrixKind::k213, o,
+      problem_seed));
+  p.matrix = instance;
+  p.external = data_objective(info, dim, info.lower, info.upper, instance,
+                              schwefel_matrix_device_batch(instance));
+  return p;
+}
+
+}  // namespace
+
+void check_etc_options(const EtcOptions& options) {
+  parse_etc_class("--etc-class", options.etc_class);
+  if (options.machines < 1 || options.machines > 65536)
+    throw UserError("--etc-machines = " + std::to_string(options.machines) +
+                    ": must be in [1, 65536]");
+  if (!(options.lambda >= 0.0 && options.lambda <= 1.0))
+    throw UserError("--etc-lambda = " + std::to_string(options.lambda) + ": must be in [0, 1]");
+}
+
+Problem Problem::make_etc(std::shared_ptr<const EtcInstance> instance) {
+  CHAINSAW_EXPECTS(instance && instance->tasks >= 1 && instance->machines >= 1,
+                   "an empty ETC instance");
+  const FunctionInfo& info = function_info(FunctionId::kEtcScheduling);
+  Problem p;
+  p.function = info.id;
+  p.dim = instance->tasks;
+  p.lower = 0.0;
+  p.upper = static_cast<double>(instance->machines);
+  p.optimum_value = std::numeric_limits<double>::quiet_NaN();
+  p.etc = instance;
+  p.external = data_objective(info, p.dim, p.lower, p.upper, instance, etc_device_batch(instance));
+  return p;
 }
 
 Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
-                      std::shared_ptr<const CecInstance> instance) {
+                      std::shared_ptr<const CecInstance> instance, const EtcOptions& etc_options) {
   const FunctionInfo& info = function_info(function_name);
   check_dimension(info, dim);
+  if (info.id == FunctionId::kSchwefel26 || info.id == FunctionId::kSchwefel213)
+    return make_schwefel_matrix(info, dim, problem_seed);
+  if (info.id == FunctionId::kEtcScheduling) {
+    check_etc_options(etc_options);
+    return make_etc(std::make_shared<const EtcInstance>(EtcInstance::generate(
+        parse_etc_class("--etc-class", etc_options.etc_class), dim, etc_options.machines,
+        etc_options.lambda, problem_seed)));
+  }
   CHAINSAW_EXPECTS(!instance || (cec2010_number(info.id) != 0 && instance->dim == dim),
                    "an instance for a function or dimension it was not made for");
   Problem p;

@@ -23,6 +23,8 @@ enum class FunctionId {
   kRosenbrock, kZakharov, kSphere, kHyperEllipsoid, kSchwefel222, kSchwefel226, kKatsuura,
   kAckley, kDixonPrice, kGriewankRosenbrock, kScaffer, kLevy, kNashedSumSquares,
   kNashedZakharov, kNashedSchwefel12, kNashedRastrigin, kNashedGriewank, kNashedSalomon,
+  // functions of generated data (data_functions()): Schwefel 2.6 and 2.13, task scheduling
+  kSchwefel26, kSchwefel213, kEtcScheduling,
   // CEC 2010 LSGO F1..F20, consecutive (cec2010_number relies on it)
   kCec2010F1, kCec2010F2, kCec2010F3, kCec2010F4, kCec2010F5, kCec2010F6, kCec2010F7,
   kCec2010F8, kCec2010F9, kCec2010F10, kCec2010F11, kCec2010F12, kCec2010F13, kCec2010F14,
@@ -51,6 +53,11 @@ const std::vector<FunctionInfo>& all_functions();
 // Rosenbrock, Zakharov and Nashed et al.'s Table 3 (fitness/functions.hpp), f(o) = 0 unless
 // they are one of the six.
 const std::vector<FunctionInfo>& classic_functions();
+// Functions defined by data generated from the problem seed, evaluated over stored vectors on
+// both backends (Problem::external): Schwefel 2.6 and 2.13 (nashed-f7, nashed-f17;
+// fitness/matrix_functions/) and independent-task scheduling on an ETC matrix (`etc`;
+// fitness/scheduling/).
+const std::vector<FunctionInfo>& data_functions();
 // The twenty CEC 2010 LSGO functions, cec2010-f1 .. cec2010-f20 (fitness/cec2010/cec2010.hpp).
 const std::vector<FunctionInfo>& cec2010_functions();
 // Throws UserError naming the known functions when `name` is neither a name nor an alias.
@@ -149,6 +156,17 @@ inline Shift benchmark_shift(double lower, double upper, std::uint64_t problem_s
 }
 
 struct CecInstance;
+struct EtcInstance;
+struct SchwefelMatrixInstance;
+
+// The task-scheduling problem's parameters beside its tasks (= the variables, Problem::dim).
+struct EtcOptions {
+  std::string etc_class = "u_c_hihi";  // Braun's or the paper's name (parse_etc_class)
+  int machines = 16;
+  double lambda = 0.75;  // fit = lambda makespan + (1 - lambda) flowtime / m
+};
+// Throws UserError naming the flag (--etc-class, --etc-machines, --etc-lambda) of a bad value.
+void check_etc_options(const EtcOptions& options);
 
 // Config::function of a run on a user objective: this prefix and the objective's name. It is
 // what checkpoints record, so that a resume can check that it is given the same objective.
@@ -167,13 +185,21 @@ struct Problem {
   // CEC 2010: o, P and M in host memory (shift.stored points into it); null otherwise.
   std::shared_ptr<const CecInstance> cec;
   // A user objective: the engines make the genes and hand the rows to it; null otherwise.
+  // The functions of generated data (data_functions()) are built-in objectives of this kind.
   std::shared_ptr<const BatchObjective> external;
+  // Their data in host memory (also held by `external`'s callbacks); null otherwise.
+  std::shared_ptr<const EtcInstance> etc;
+  std::shared_ptr<const SchwefelMatrixInstance> matrix;
 
   // instance: CEC 2010 only, already validated (a file's, io/instance_file.hpp, or a
   // checkpoint's); null = generate o, P and M from problem_seed. Throws UserError for an unknown
   // function or a dimension the function does not allow.
+  // etc_options: the `etc` function only (its matrix generated from problem_seed).
   static Problem make(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
-                      std::shared_ptr<const CecInstance> instance = nullptr);
+                      std::shared_ptr<const CecInstance> instance = nullptr,
+                      const EtcOptions& etc_options = {});
+  // The scheduling problem of a given ETC matrix (a file's); dim = its tasks.
+  static Problem make_etc(std::shared_ptr<const EtcInstance> instance);
   // A user objective over `dim` variables; throws UserError for a null objective, a dimension
   // of 0 or other than the objective's, a domain that is not a finite lower < upper, or a name
   // that is empty.
@@ -181,6 +207,8 @@ struct Problem {
   double width() const { return upper - lower; }
   bool is_cec2010() const { return cec != nullptr; }
   bool is_external() const { return external != nullptr; }
+  // Whether f has a known minimiser o (every function but a user objective and scheduling).
+  bool optimum_position_known() const { return !is_external() || matrix != nullptr; }
   // Whether the fused make-and-evaluate passes only make the genes (see visit_function).
   bool evaluates_stored_vectors() const { return is_cec2010() || is_external(); }
 };
@@ -189,7 +217,8 @@ struct Problem {
 double function_optimum_value(FunctionId id);
 double function_optimum_value(const std::string& function_name);
 
-// Throws UserError when the function is not defined for D variables (CEC 2010's groups).
+// Throws UserError when the function is not defined for D variables (CEC 2010's groups, the
+// matrix functions' D <= 10^4, at most 2^31 - 1 tasks).
 void check_dimension(const FunctionInfo& info, Dim dim);
 
 // Calls f(Rastrigin{}), f(Griewank{}), ... for the function id: the one place that turns the

@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "fitness/scheduling/etc_scheduling.hpp"
+#include "io/etc_file.hpp"
 #include "io/results/output_file.hpp"
 #include "io/version.hpp"
 
@@ -299,12 +301,28 @@ Problem make_problem(const std::string& function_name, Dim dim, std::uint64_t pr
   if (instance_file.empty()) return Problem::make(function_name, dim, problem_seed);
   const FunctionInfo& info = function_info(function_name);
   if (cec2010_number(info.id) == 0)
-    throw UserError("--instance = " + instance_file + ": only the cec2010-* functions read one, not " +
+    throw UserError("--instance = " + instance_file +
+                    ": only the cec2010-* functions (and etc, with its options) read one, not " +
                     info.name);
   check_dimension(info, dim);
   return Problem::make(function_name, dim, problem_seed,
                        std::make_shared<const CecInstance>(
                            read_instance_file(instance_file, info, dim, problem_seed)));
+}
+
+Problem make_problem(const Config& config) {
+  const FunctionInfo& info = function_info(config.function);
+  if (info.id != FunctionId::kEtcScheduling)
+    return make_problem(config.function, config.dim, config.effective_problem_seed(),
+                        config.instance);
+  if (config.instance.empty())
+    return Problem::make(config.function, config.dim, config.effective_problem_seed(), nullptr,
+                         config.etc_options());
+  check_dimension(info, config.dim);
+  check_etc_options(config.etc_options());
+  return Problem::make_etc(std::make_shared<const EtcInstance>(EtcInstance::from_matrix(
+      read_etc_file(config.instance, config.dim, config.etc_machines), config.dim,
+      config.etc_machines, config.etc_lambda)));
 }
 
 std::string instance_origin(const std::string& instance_file, std::uint64_t problem_seed) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "core/config.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/problem.hpp"
 #include "io/checkpoint/hdf5_file.hpp"
@@ -27,6 +28,8 @@ CecInstance read_instance_file(const std::string& path, const FunctionInfo& info
 // Problem::make with the CEC 2010 instance read from `instance_file` when one is given.
 Problem make_problem(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
                      const std::string& instance_file);
+// The problem a configuration names: as above, and for `etc` its options and ETC matrix file.
+Problem make_problem(const Config& config);
 
 // Where an instance comes from, for the `source` attribute and comment of what is written:
 // "generated from problem seed S" or "read from --instance FILE".

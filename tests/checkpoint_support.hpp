@@ -62,8 +62,7 @@ inline void expect_identical(const FinalState& a, const FinalState& b) {
 
 // The run's problem as the CLI builds it (config.instance read when given).
 inline Problem problem_of_run(const Config& config) {
-  return make_problem(config.function, config.dim, config.effective_problem_seed(),
-                      config.instance);
+  return make_problem(config);
 }
 
 inline FinalState run_uninterrupted(const Config& config, const EngineFactory& make) {

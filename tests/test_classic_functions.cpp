@@ -338,19 +338,17 @@ TEST(ClassicNames, AliasesNameTheSameFunctionAndTableRowsAreUnique) {
   EXPECT_EQ(a.function, b.function);
   EXPECT_EQ(a.shift.value(7), b.shift.value(7));
   std::vector<std::string> names;
-  for (const auto* table : {&all_functions(), &classic_functions(), &cec2010_functions()})
+  for (const auto* table :
+       {&all_functions(), &classic_functions(), &cec2010_functions(), &data_functions()})
     for (const FunctionInfo& info : *table) {
       names.push_back(info.name);
       if (info.alias != nullptr) names.push_back(info.alias);
     }
   std::sort(names.begin(), names.end());
   EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
-  // Nashed's twenty but Schwefel 2.6 and 2.13 (their A, B data are not generated yet).
-  for (int k = 0; k < 20; ++k) {
-    const std::string name = "nashed-f" + std::to_string(k);
-    if (k == 7 || k == 17) EXPECT_THROW(function_info(name), UserError) << name;
-    else EXPECT_NO_THROW(function_info(name)) << name;
-  }
+  // Nashed's twenty, Schwefel 2.6 and 2.13 with their generated matrices included.
+  for (int k = 0; k < 20; ++k)
+    EXPECT_NO_THROW(function_info("nashed-f" + std::to_string(k))) << k;
 }
 
 TEST(ClassicNames, AnUnknownNameIsOneLineNamingTheKnownOnes) {

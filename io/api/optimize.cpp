@@ -256,8 +256,7 @@ Result optimize(const Options& options) {
                       ": a user objective runs through optimize(objective, options)");
     config.validate();
     backend = resolve_backend(config.backend);
-    const Problem problem = make_problem(config.function, config.dim,
-                                         config.effective_problem_seed(), config.instance);
+    const Problem problem = make_problem(config);
     return run_problem(config, problem, backend, options, out);
   }
   const CheckpointHeader header = read_any_checkpoint_header(options.resume_from);

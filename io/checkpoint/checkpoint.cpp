@@ -557,7 +557,7 @@ Problem checkpoint_problem(const CheckpointHeader& header) {
   const Config& c = header.config;
   if (header.instance)
     return Problem::make(c.function, c.dim, c.effective_problem_seed(), header.instance);
-  return make_problem(c.function, c.dim, c.effective_problem_seed(), c.instance);
+  return make_problem(c);
 }
 
 void load_checkpoint(const std::string& path, MaSwChains& algorithm) {

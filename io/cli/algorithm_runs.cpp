@@ -85,8 +85,7 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 nlohmann::ordered_json one_of_many(const Config& config, const RunEnvironment& env,
                                    bool profile) {
   const auto setup_start = std::chrono::steady_clock::now();
-  const Problem problem = make_problem(config.function, config.dim,
-                                       config.effective_problem_seed(), config.instance);
+  const Problem problem = make_problem(config);
   ProfileReport report;
   KernelProfile* const buckets = profile ? &report.buckets : nullptr;
   ConvergenceTrace trace;

@@ -36,6 +36,7 @@
 #include "core/algorithms/ma_sw_chains.hpp"
 #include "core/convergence_trace.hpp"
 #include "core/profiling.hpp"
+#include "fitness/scheduling/etc_scheduling.hpp"
 #include "core/types.hpp"
 #include "fitness/problem.hpp"
 #include "io/checkpoint/algorithm_checkpoint.hpp"
@@ -77,8 +78,14 @@ struct RunOptions {
 
   // Throws UserError for the first bad value, in the order of `chainsaw run --help`.
   void apply_deferred() {
-    for (DeferredOption& d : deferred)
-      if (d.option->count() > 0) d.apply(d.text);
+    bool dim_given = false;
+    for (DeferredOption& d : deferred) {
+      if (d.option->count() == 0) continue;
+      d.apply(d.text);
+      dim_given = dim_given || d.option->check_lname("dim");
+    }
+    // The scheduling problem's variables are its tasks: Braun's 512 unless --dim says otherwise.
+    if (!dim_given && config.function == "etc") config.dim = kEtcDefaultTasks;
   }
 };
 
@@ -197,9 +204,20 @@ void add_run_options(CLI::App& run, RunOptions& o) {
              "seed of the shift o (where the optimum lies); 0: the run's --seed", kUint,
              parse_uint64);
   run.add_option("--instance", c.instance,
-                 "CEC 2010 instance file, text or HDF5 (o, permutation, rotation; see the README); "
-                 "default: generated from --problem-seed")
+                 "CEC 2010 instance file, text or HDF5 (o, permutation, rotation; see the README), "
+                 "or the etc function's ETC matrix (text, task-major); default: generated from "
+                 "--problem-seed")
       ->type_name("FILE");
+  run.add_option("--etc-class", c.etc_class,
+                 "etc: Braun's class of the generated ETC matrix, u_c_hihi .. u_s_lolo or "
+                 "ThMhCc .. TlMlCs (task/machine heterogeneity, consistency)")
+      ->type_name("CLASS")
+      ->capture_default_str();
+  add_number(run, o, "--etc-machines", c.etc_machines, "etc: number of machines m", kInt,
+             parse_int64);
+  add_number(run, o, "--etc-lambda", c.etc_lambda,
+             "etc: weight of the makespan, fit = lambda makespan + (1 - lambda) flowtime / m",
+             kReal, parse_real);
   add_parsed(run, o, "--backend", "where to run: auto takes the GPU when there is one",
              "auto|cpu|cuda", backend_name(c.backend),
              [&c](const std::string& f, const std::string& t) { c.backend = parse_backend(f, t); });
@@ -326,7 +344,7 @@ int dry_run(const Config& c, [[maybe_unused]] Backend backend, bool print = true
             int shard_ranks = 1) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   [[maybe_unused]] const Problem problem =
-      make_problem(c.function, c.dim, c.effective_problem_seed(), c.instance);
+      make_problem(c);
   const HostMemoryPlan host = host_memory_plan(c, shard_ranks);
   double genes = host.genes, bias = host.bias, rng = 0.0, scratch = host.scratch;
   double available = 0.0, total = 0.0;
@@ -588,9 +606,7 @@ int run_algorithm_command(const Config& config, RunEnvironment env, const RunOpt
   // --backend auto: the GPU where the population path runs the algorithm, else the CPU.
   if (config.algorithm != Algorithm::kMaSwChains && config.backend == Backend::kAuto &&
       env.backend == Backend::kCuda &&
-      !population_runs_on_cuda(config, make_problem(config.function, config.dim,
-                                                    config.effective_problem_seed(),
-                                                    config.instance),
+      !population_runs_on_cuda(config, make_problem(config),
                                nullptr)) {
     env.backend = Backend::kCpu;
     env.device.clear();
@@ -603,8 +619,7 @@ int run_algorithm_command(const Config& config, RunEnvironment env, const RunOpt
   options.checkpoint_every = o.checkpoint_every;
   if (config.runs > 1) return run_many(config, env, options);
   return run_population_algorithm(config, env, options, [&config] {
-    return make_problem(config.function, config.dim, config.effective_problem_seed(),
-                        config.instance);
+    return make_problem(config);
   });
 }
 
@@ -632,8 +647,7 @@ int run_command(const RunOptions& o, const Ranks& ranks) {
   return execute(
       config, env, o,
       [&config] {
-        return make_problem(config.function, config.dim, config.effective_problem_seed(),
-                            config.instance);
+        return make_problem(config);
       },
       {}, ranks);
 }
@@ -892,6 +906,10 @@ int functions_command() {
   table(classic_functions(),
         "\nRosenbrock, Zakharov and Nashed et al.'s Table 3 (alias nashed-fN; f1 is cec2010-f1),\n"
         "f(o) = 0 but where the formula says - 330:");
+  table(data_functions(),
+        "\nFunctions of generated data, from --problem-seed: Schwefel 2.6 and 2.13, f(o) = 0\n"
+        "(O(D^2) per evaluation); etc, scheduling tasks (--dim, default 512) on --etc-machines\n"
+        "(16) of an ETC matrix of --etc-class (u_c_hihi) or --instance FILE, --etc-lambda 0.75:");
   table(cec2010_functions(),
         "\nCEC 2010 LSGO (Tang et al. 2009), f(o) = 0; m = 50, P a permutation, M a rotation;\n"
         "D >= 50 for f4-f8, D a multiple of 100 for f9-f18; o, P and M generated from\n"

@@ -68,6 +68,10 @@ static void read_algorithm_config(const nlohmann::json& j, Config& c) {
   optional("time_limit_seconds", c.time_limit_seconds);
   optional("target_error", c.target_error);
   optional("runs", c.runs);
+  // Written since the `etc` function: earlier files have none.
+  optional("etc_class", c.etc_class);
+  optional("etc_machines", c.etc_machines);
+  optional("etc_lambda", c.etc_lambda);
 }
 
 nlohmann::ordered_json config_to_json(const Config& c) {
@@ -80,6 +84,9 @@ nlohmann::ordered_json config_to_json(const Config& c) {
   j["problem_seed"] = c.effective_problem_seed();
   j["instance"] =
       c.instance.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(c.instance);
+  j["etc_class"] = c.etc_class;
+  j["etc_machines"] = c.etc_machines;
+  j["etc_lambda"] = c.etc_lambda;
   j["population"] = c.population_size;
   j["batch"] = c.batch;
   j["blx_alpha"] = c.blx_alpha;

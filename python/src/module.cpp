@@ -565,7 +565,8 @@ py::list specs(const std::string& command) {
 
 py::list functions() {
   py::list out;
-  for (const auto* list : {&all_functions(), &classic_functions(), &cec2010_functions()})
+  for (const auto* list :
+       {&all_functions(), &classic_functions(), &cec2010_functions(), &data_functions()})
     for (const FunctionInfo& f : *list) {
       py::dict d;
       d["name"] = f.name;

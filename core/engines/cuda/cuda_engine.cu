@@ -1021,7 +1021,7 @@ double CudaEngine::fitness(int slot) {
 
 double CudaEngine::distance_to_optimum(int slot) {
   Impl& m = *impl_;
-  if (m.problem.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
+  if (!m.problem.optimum_position_known()) return std::numeric_limits<double>::quiet_NaN();
   device::OptimumDistanceOp op{m.genes.data(), m.pitch,          slot, m.problem.shift,
                                m.row_out.data(), m.own.first};
   m.timeline.mark(Bucket::kDistances);

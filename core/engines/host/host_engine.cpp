@@ -353,7 +353,7 @@ void HostEngine::write_genes(int slot, const real_t* genes) {
 double HostEngine::distance_to_optimum(int slot) {
   ScopedBucket timer(profile_, Bucket::kDistances);
   count_vectors(profile_, Bucket::kDistances, 1.0, slice_.count);
-  if (problem_.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
+  if (!problem_.optimum_position_known()) return std::numeric_limits<double>::quiet_NaN();
   const real_t* x = genes_of(slot);
   const Dim own = own_chunks_;
   std::vector<double> partials(static_cast<size_t>(own));
