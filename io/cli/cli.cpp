@@ -197,9 +197,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
              "seed of the shift o (where the optimum lies); 0: the run's --seed", kUint,
              parse_uint64);
   run.add_option("--instance", c.instance,
-                 "CEC 2010 instance file, text or HDF5 (o, permutation, rotation; see the README); "
+                 "CEC 2010 instance file, text or HDF5 (o, permutation, rotation; see the README), "
+                 "or for janssen-* the official CEC'14/'17 input_data directory; "
                  "default: generated from --problem-seed")
-      ->type_name("FILE");
+      ->type_name("FILE|DIR");
   add_parsed(run, o, "--backend", "where to run: auto takes the GPU when there is one",
              "auto|cpu|cuda", backend_name(c.backend),
              [&c](const std::string& f, const std::string& t) { c.backend = parse_backend(f, t); });
@@ -897,6 +898,11 @@ int functions_command() {
         "D >= 50 for f4-f8, D a multiple of 100 for f9-f18; o, P and M generated from\n"
         "--problem-seed or read with --instance FILE (text or HDF5); chainsaw instance export\n"
         "writes one:");
+  table(janssen_functions(),
+        "\nJanssen et al.'s GPU benchmark (Table 2; alias janssen-fN), CEC'14/'17 definitions,\n"
+        "f(o) = the formula's constant; 2 <= D <= 100; o, M (and a hybrid's permutation)\n"
+        "generated from --problem-seed or read from the official input_data with --instance DIR\n"
+        "(CEC'14's for janssen-f5 and f7, CEC'17's for the others):");
   std::fputs(out.c_str(), stdout);
   return 0;
 }

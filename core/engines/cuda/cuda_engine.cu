@@ -581,6 +581,10 @@ struct CudaEngine::Impl {
       invalid = DeviceBuffer<unsigned long long>(1);
       CHAINSAW_CUDA_TRY(cudaMemsetAsync(invalid.data(), 0, invalid.bytes(), s));
     }
+    if (p.is_janssen()) {  // o for the distance to the optimum
+      cec_o = device_copy(p.janssen->optimum, s);
+      problem.shift.stored = cec_o.data();
+    }
     if (p.is_cec2010()) {
       const CecInstance& inst = *p.cec;
       cec_o = device_copy(inst.o, s);
@@ -1021,7 +1025,7 @@ double CudaEngine::fitness(int slot) {
 
 double CudaEngine::distance_to_optimum(int slot) {
   Impl& m = *impl_;
-  if (m.problem.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
+  if (!m.problem.knows_optimum()) return std::numeric_limits<double>::quiet_NaN();
   device::OptimumDistanceOp op{m.genes.data(), m.pitch,          slot, m.problem.shift,
                                m.row_out.data(), m.own.first};
   m.timeline.mark(Bucket::kDistances);

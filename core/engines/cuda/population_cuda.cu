@@ -18,7 +18,7 @@ bool population_runs_on_cuda(const Config& config, const Problem& problem, std::
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
   else if (problem.is_cec2010() || problem.is_external())
     reason = "the GPU population path evaluates the per-gene built-in functions only, not "
-             "cec2010-* or user objectives";
+             "cec2010-*, janssen-* or user objectives";
   if (reason && why) *why = reason;
   return reason == nullptr;
 }
@@ -43,7 +43,7 @@ void visit_per_gene_function(const Problem& problem, F&& f) {
     using Fn = decltype(fn);
     if constexpr (std::is_same_v<Fn, GenesOnly>) {
       throw UserError("the GPU population path evaluates the per-gene built-in functions "
-                      "only, not cec2010-* or user objectives");
+                      "only, not cec2010-*, janssen-* or user objectives");
     } else {
       f(fn);
     }

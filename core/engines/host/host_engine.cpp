@@ -49,6 +49,10 @@ void check_shardable(const Problem& problem) {
     throw UserError(std::string("--distribute shard: ") + function_info(problem.function).name +
                     " is evaluated on whole vectors (CEC 2010 functions permute, group and "
                     "rotate genes from the whole vector); use --distribute islands or one rank");
+  if (problem.is_janssen())
+    throw UserError(std::string("--distribute shard: ") + function_info(problem.function).name +
+                    " is evaluated on whole vectors (it rotates x whole); use --distribute "
+                    "islands or one rank");
   if (problem.is_external())
     throw UserError("--distribute shard: a user objective is evaluated on whole vectors; use "
                     "--distribute islands or one rank");
@@ -353,7 +357,7 @@ void HostEngine::write_genes(int slot, const real_t* genes) {
 double HostEngine::distance_to_optimum(int slot) {
   ScopedBucket timer(profile_, Bucket::kDistances);
   count_vectors(profile_, Bucket::kDistances, 1.0, slice_.count);
-  if (problem_.is_external()) return std::numeric_limits<double>::quiet_NaN();  // o unknown
+  if (!problem_.knows_optimum()) return std::numeric_limits<double>::quiet_NaN();
   const real_t* x = genes_of(slot);
   const Dim own = own_chunks_;
   std::vector<double> partials(static_cast<size_t>(own));
