@@ -112,8 +112,9 @@ void Config::validate() const {
   } else {
     const FunctionInfo& info = function_info(function);  // throws for an unknown name
     check_dimension(info, dim);
-    if (!instance.empty() && cec2010_number(info.id) == 0)
-      throw UserError("--instance = " + instance + ": only the cec2010-* functions read one");
+    if (!instance.empty() && cec2010_number(info.id) == 0 && janssen_number(info.id) == 0)
+      throw UserError("--instance = " + instance +
+                      ": only the cec2010-* and janssen-* functions read one");
   }
   require(population_size >= 2, "--population", population_size, "must be at least 2");
   require(batch >= 1, "--batch", batch, "must be at least 1");

@@ -264,17 +264,17 @@ TEST_P(JanssenEveryFunction, MatchesTheLongDoubleReferenceAtRandomPoints) {
 TEST_P(JanssenEveryFunction, ReachesFStarAtTheOptimum) {
   const auto [number, dim] = GetParam();
   const Problem p = Problem::make(name_of(number), dim, 31 + number);
+  // The optimum is the first component's o, generated in the genes' precision: reachable.
   const std::vector<double> o(p.janssen->o.begin(), p.janssen->o.begin() + dim);
-  // f* = 100 N of the originating CEC function; the optimum is the first component's o.
-  EXPECT_EQ(p.optimum_value, definitions()[number - 1].f_star);
+  EXPECT_EQ(std::vector<double>(p.janssen->optimum.begin(), p.janssen->optimum.end()), o);
   EXPECT_EQ(p.shift.stored, p.janssen->optimum.data());
-  std::vector<real_t> genes(o.begin(), o.end());
-  std::vector<double> x(genes.begin(), genes.end());
-  // real_t genes: in a float build x = o rounded, which the reference evaluates too.
-  EXPECT_NEAR(evaluate(p, x), static_cast<double>(reference(*p.janssen, x)), 1e-7);
-  if (x == o) {
-    EXPECT_NEAR(evaluate(p, x), p.optimum_value, 1e-8) << name_of(number);
-  }
+  // f* = 100 N of the originating CEC function.
+  EXPECT_EQ(p.optimum_value, definitions()[number - 1].f_star);
+  EXPECT_NEAR(evaluate(p, o), p.optimum_value, 1e-8) << name_of(number);
+  // And nowhere near it is lower.
+  std::vector<double> x = o;
+  x[dim / 2] += 1e-3;
+  EXPECT_GT(evaluate(p, x), p.optimum_value) << name_of(number);
 }
 
 INSTANTIATE_TEST_SUITE_P(TenFunctionsFourDimensions, JanssenEveryFunction,
@@ -342,29 +342,44 @@ TEST(JanssenOfficialData, TheShuffleIsReadOneBased) {
   EXPECT_EQ(p.janssen->perm, (std::vector<std::int32_t>{6, 4, 7, 2, 0, 9, 3, 5, 1, 8}));
 }
 
-// The full official data at D = 30 (JANSSEN_CEC17_DATA, JANSSEN_CEC14_DATA: input_data
-// directories), values from the official codes as above.
-TEST(JanssenOfficialData, ValuesAtD30WithTheFullOfficialData) {
+// The full official data at D = 30 and 100 (JANSSEN_CEC17_DATA, JANSSEN_CEC14_DATA: the
+// input_data directories), values from the official codes as above.
+struct OfficialValueAt {
+  int number;
+  Dim dim;
+  double f[3];
+};
+TEST(JanssenOfficialData, ValuesAtD30AndD100WithTheFullOfficialData) {
   const char* cec17 = std::getenv("JANSSEN_CEC17_DATA");
   const char* cec14 = std::getenv("JANSSEN_CEC14_DATA");
   if (cec17 == nullptr || cec14 == nullptr)
     GTEST_SKIP() << "JANSSEN_CEC17_DATA / JANSSEN_CEC14_DATA not set";
-  const OfficialValue d30[] = {
-      {1, {24919179065898.891, 257397211085515.41, 546006880858.21008}},
-      {4, {14037.991957194959, 11984.184234731445, 13599.457724883892}},
-      {5, {30564845775.381638, 28877552539.455288, 29185023036.826736}},
-      {6, {50508.2773382819, 53671.918909465174, 22921.159812237442}},
-      {7, {6120549.9734501345, 6608766.7773648128, 2972646.6551867672}},
-      {8, {12220.450538011282, 13507.27504876384, 12034.719340153844}},
-      {9, {7870.8005174790005, 8008.0022012034569, 6471.5537336642628}},
-      {10, {21797.857746397647, 22520.313760821657, 23904.179866586164}},
+  const OfficialValueAt values[] = {
+      {1, 30, {24919179065898.891, 257397211085515.41, 546006880858.21008}},
+      {4, 30, {14037.991957194959, 11984.184234731445, 13599.457724883892}},
+      {5, 30, {30564845775.381638, 28877552539.455288, 29185023036.826736}},
+      {6, 30, {50508.2773382819, 53671.918909465174, 22921.159812237442}},
+      {7, 30, {6120549.9734501345, 6608766.7773648128, 2972646.6551867672}},
+      {8, 30, {12220.450538011282, 13507.27504876384, 12034.719340153844}},
+      {9, 30, {7870.8005174790005, 8008.0022012034569, 6471.5537336642628}},
+      {10, 30, {21797.857746397647, 22520.313760821657, 23904.179866586164}},
+      {1, 100, {11332989028664326.0, 9459934846749346.0, 112483682608712.08}},
+      {2, 100, {594582.09101985802, 586506.45044405269, 462770.57477435144}},
+      {3, 100, {3489.1772999041486, 3404.3393355268199, 3379.5068608554238}},
+      {4, 100, {40359.733743894576, 38238.921670023461, 41027.355347734112}},
+      {5, 100, {162987797156.569, 188051121572.74344, 185545836975.05896}},
+      {6, 100, {126014.3914574463, 171973.81522919558, 109193.34707929318}},
+      {7, 100, {101507387.04822479, 129579069.3500331, 119374504.40314974}},
+      {8, 100, {43214.710608065303, 45069.791097698821, 47778.541292541231}},
+      {9, 100, {27136.010349136486, 23067.591633847544, 17699.578461787056}},
+      {10, 100, {161455.23453796332, 187942.2357889018, 209273.60558292107}},
   };
-  for (const OfficialValue& v : d30) {
+  for (const OfficialValueAt& v : values) {
     const bool from14 = v.number == 5 || v.number == 7;
-    const Problem p = make_problem(name_of(v.number), 30, 1, from14 ? cec14 : cec17);
+    const Problem p = make_problem(name_of(v.number), v.dim, 1, from14 ? cec14 : cec17);
     for (int k = 0; k < 3; ++k)
-      EXPECT_NEAR(evaluate(p, official_point(k, 30)), v.f[k], 1e-10 * v.f[k])
-          << name_of(v.number) << " point " << k;
+      EXPECT_NEAR(evaluate(p, official_point(k, v.dim)), v.f[k], 1e-10 * v.f[k])
+          << name_of(v.number) << " D=" << v.dim << " point " << k;
   }
 }
 
@@ -405,6 +420,10 @@ TEST(JanssenInstances, HybridsHaveAPermutationOthersNone) {
     const Problem p = Problem::make(name_of(n), 20, 3);
     const bool hybrid = n >= 5 && n <= 7;
     ASSERT_EQ(p.janssen->perm.size(), hybrid ? 20u : 0u) << name_of(n);
+    // One o and one M unless a composition, which has one per component.
+    const std::size_t optima = n >= 8 ? static_cast<std::size_t>(n - 5) : 1;
+    EXPECT_EQ(p.janssen->o.size(), optima * 20) << name_of(n);
+    EXPECT_EQ(p.janssen->rotation.size(), optima * 400) << name_of(n);
     std::vector<std::int32_t> sorted = p.janssen->perm;
     std::sort(sorted.begin(), sorted.end());
     for (std::size_t k = 0; k < sorted.size(); ++k) EXPECT_EQ(sorted[k], static_cast<int>(k));

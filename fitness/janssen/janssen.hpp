@@ -52,8 +52,8 @@ const JanssenSpec& janssen_spec(int index);
 struct JanssenView {
   JanssenSpec spec;
   Dim dim = 0;
-  const double* o = nullptr;         // components x D: the optimum of each component
-  const double* rotation = nullptr;  // components x D x D, row-major: z = M y
+  const double* o = nullptr;         // D per optimum (a composition: one per component)
+  const double* rotation = nullptr;  // D x D per optimum, row-major: z = M y
   const std::int32_t* perm = nullptr;  // hybrids: position k of the split takes z[perm[k]]
 };
 
@@ -82,8 +82,8 @@ CHAINSAW_HD double elliptic(const double* v, int n) {  // sum 10^(6 (i-1)/(D-1))
   return s;
 }
 
-// HGBat (alpha 1/4) and HappyCat (alpha 1/8) on u = z - 1 (their optimum is at z = -1... moved
-// to 0 by the official codes' shift): r2 = sum u^2, s = sum u.
+// HGBat (alpha 1/4) and HappyCat (alpha 1/8) on u = z - 1, which puts their optimum u = -1 at
+// z = 0 as the official codes do: r2 = sum u^2, s = sum u.
 CHAINSAW_HD void hg_sums(const double* v, int n, double rate, double& r2, double& s) {
   r2 = 0.0;
   s = 0.0;

@@ -46,7 +46,11 @@ const JanssenSpec kSpecs[kJanssenFunctions] = {
 constexpr double kShiftBound = 80.0;
 constexpr double kDomainBound = 100.0;
 
-std::size_t components_of(const JanssenSpec& s) { return static_cast<std::size_t>(s.components); }
+// Optima and rotations: one per component of a composition, one for the others (a hybrid rotates
+// z once, before its shuffle).
+std::size_t optima_of(const JanssenSpec& s) {
+  return s.kind == JanssenKind::kComposition ? static_cast<std::size_t>(s.components) : 1;
+}
 
 // One official data file, its numbers by line.
 struct DataFile {
@@ -157,9 +161,11 @@ JanssenInstance JanssenInstance::generate(int index, Dim dim, std::uint64_t seed
   inst.index = index;
   inst.dim = dim;
   const auto n = static_cast<std::size_t>(dim);
-  for (std::size_t c = 0; c < components_of(s); ++c) {
+  for (std::size_t c = 0; c < optima_of(s); ++c) {
     CounterRng rng(derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kShift), c));
-    for (std::size_t j = 0; j < n; ++j) inst.o.push_back(-kShiftBound + 2.0 * kShiftBound * rng.uniform());
+    // Rounded to the genes' precision: x = o is then a point the search can reach, f(o) = f*.
+    for (std::size_t j = 0; j < n; ++j)
+      inst.o.push_back(static_cast<real_t>(-kShiftBound + 2.0 * kShiftBound * rng.uniform()));
     const std::vector<double> m = random_rotation(
         static_cast<int>(dim), derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kCecRotation), c));
     inst.rotation.insert(inst.rotation.end(), m.begin(), m.end());
@@ -181,15 +187,22 @@ JanssenInstance JanssenInstance::load(int index, Dim dim, const std::string& dir
   inst.index = index;
   inst.dim = dim;
 
+  // M first: a D without official data fails on its missing M file.
+  const DataFile rotation = reader.read("M_" + number + "_D" + d + ".txt");
+  inst.rotation = reader.numbers(rotation, optima_of(s) * n * n,
+                                 optima_of(s) > 1 ? std::to_string(optima_of(s)) + " matrices of " +
+                                                        d + " x " + d
+                                                  : d + " x " + d);
+
   const DataFile shift = reader.read("shift_data_" + number + ".txt");
   if (s.kind == JanssenKind::kComposition) {
     // One optimum per line (the first D values of each of the first lines), as the codes read
     // them.
-    if (shift.lines.size() < components_of(s))
+    if (shift.lines.size() < optima_of(s))
       reader.fail(shift.name, "has " + std::to_string(shift.lines.size()) + " lines, the " +
                                   std::to_string(s.components) +
                                   " components need one optimum each");
-    for (std::size_t c = 0; c < components_of(s); ++c) {
+    for (std::size_t c = 0; c < optima_of(s); ++c) {
       const std::vector<double>& line = shift.lines[c];
       if (line.size() < n)
         reader.fail(shift.name, "line " + std::to_string(c + 1) + " has " +
@@ -200,12 +213,6 @@ JanssenInstance JanssenInstance::load(int index, Dim dim, const std::string& dir
     inst.o = reader.numbers(shift, n, for_d);
   }
   check_shift(reader, shift.name, inst.o);
-
-  const DataFile rotation = reader.read("M_" + number + "_D" + d + ".txt");
-  inst.rotation = reader.numbers(rotation, components_of(s) * n * n,
-                                 s.components > 1 && s.kind == JanssenKind::kComposition
-                                     ? std::to_string(s.components) + " matrices of " + d + " x " + d
-                                     : d + " x " + d);
 
   if (s.kind == JanssenKind::kHybrid) {
     const DataFile shuffle = reader.read("shuffle_data_" + number + "_D" + d + ".txt");

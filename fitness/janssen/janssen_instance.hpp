@@ -16,8 +16,10 @@ namespace chainsaw {
 struct JanssenInstance {
   int index = 0;  // 0..9: janssen-f1 .. janssen-f10
   Dim dim = 0;
-  std::vector<double> o;             // components x D
-  std::vector<double> rotation;      // components x D x D, row-major
+  // A composition has an optimum and a rotation per component, the others one (a hybrid
+  // rotates z once, before its shuffle).
+  std::vector<double> o;             // optima x D
+  std::vector<double> rotation;      // optima x D x D, row-major
   std::vector<std::int32_t> perm;    // hybrids: D values, 0-based; empty otherwise
   std::vector<real_t> optimum;       // the global optimum (the first component's o) as genes
 
@@ -25,7 +27,8 @@ struct JanssenInstance {
   // Host pointers.
   JanssenView view() const;
 
-  // o_i uniform in [-80, 80]^D (the range of the official shifts), M_i a random orthogonal
+  // o_i uniform in [-80, 80]^D (the range of the official shifts; rounded to real_t, so that
+  // x = o is reachable), M_i a random orthogonal
   // matrix, the permutation a random one: each from its own stream keyed by the problem seed.
   static JanssenInstance generate(int index, Dim dim, std::uint64_t seed);
   // The official files of the function's competition in `directory` (its input_data):
