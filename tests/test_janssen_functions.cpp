@@ -545,6 +545,37 @@ TEST_F(JanssenCli, DifferentialEvolutionRunsOnTheCpu) {
   EXPECT_EQ(o.exit_code, 0) << o.err;
 }
 
+TEST_F(JanssenCli, TheSameSeedGivesTheSameRunForAnyThreadCount) {
+  for (const char* algorithm : {"ma-sw-chains", "de"}) {
+    std::vector<nlohmann::json> results;
+    for (const char* threads : {"1", "2"}) {
+      const std::string out = out_path(std::string(algorithm) + threads + ".json");
+      const Outcome o = chainsaw(std::string("run --algorithm ") + algorithm +
+                                     " --function janssen-f7 --dim 30 --evals 3000 --backend cpu "
+                                     "-q --output '" + out + "'",
+                                 std::string("env OMP_NUM_THREADS=") + threads);
+      ASSERT_EQ(o.exit_code, 0) << o.err;
+      results.push_back(nlohmann::json::parse(test::read_file(out)));
+    }
+    test::expect_same_run_result(results[0], results[1]);
+  }
+}
+
+#if defined(CHAINSAW_CUDA)
+TEST_F(JanssenCli, MaSwChainsRunsOnTheGpuAndReportsTheDistanceToTheOptimum) {
+  REQUIRE_GPU();
+  for (const char* function : {"janssen-f5", "janssen-f10"}) {
+    const std::string out = out_path(std::string(function) + ".json");
+    const Outcome o = chainsaw(std::string("run --function ") + function +
+                               " --dim 50 --evals 20000 --backend cuda -q --output '" + out + "'");
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    const auto result = nlohmann::json::parse(test::read_file(out));
+    EXPECT_GE(result.at("best_fitness").get<double>(), function_optimum_value(function));
+    EXPECT_TRUE(std::isfinite(result.at("distance_to_optimum").get<double>()));
+  }
+}
+#endif
+
 TEST_F(JanssenCli, AMissingFileIsOneLine) {
   const std::string dir = broken_copy();
   fs::remove(fs::path(dir) / "M_22_D10.txt");
