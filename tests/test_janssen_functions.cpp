@@ -574,6 +574,43 @@ TEST_F(JanssenCli, MaSwChainsRunsOnTheGpuAndReportsTheDistanceToTheOptimum) {
     EXPECT_TRUE(std::isfinite(result.at("distance_to_optimum").get<double>()));
   }
 }
+
+TEST_F(JanssenCli, DifferentialEvolutionAndPsoRunOnTheGpuPopulationPath) {
+  REQUIRE_GPU();
+  for (const char* algorithm : {"de", "jde", "pso"}) {
+    const std::string out = out_path(std::string(algorithm) + ".json");
+    const Outcome o = chainsaw(std::string("run --algorithm ") + algorithm +
+                               " --function janssen-f9 --dim 30 --evals 20000 --backend cuda -q "
+                               "--output '" + out + "'");
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    const auto result = nlohmann::json::parse(test::read_file(out));
+    EXPECT_GE(result.at("best_fitness").get<double>(), 2400.0) << algorithm;
+    EXPECT_TRUE(std::isfinite(result.at("distance_to_optimum").get<double>())) << algorithm;
+  }
+}
+
+// The GPU draws the CPU run's random numbers and evaluates with the same code: the initial
+// population (one evaluation per individual, no selection yet) has the same best to round-off.
+TEST_F(JanssenCli, TheGpuInitialPopulationIsTheCpus) {
+  REQUIRE_GPU();
+  std::vector<double> best;
+  for (const char* backend : {"cpu", "cuda"}) {
+    const std::string out = out_path(std::string(backend) + ".json");
+    const Outcome o = chainsaw(std::string("run --algorithm de --de-np 40 --evals 40 ") +
+                               "--function janssen-f10 --dim 50 -q --backend " + backend +
+                               " --output '" + out + "'");
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    best.push_back(nlohmann::json::parse(test::read_file(out)).at("best_fitness").get<double>());
+  }
+  EXPECT_NEAR(best[1], best[0], 1e-11 * best[0]);
+}
+
+TEST_F(JanssenCli, ScatterSearchOnTheGpuIsRefusedInOneLine) {
+  REQUIRE_GPU();
+  test::expect_one_line_error(chainsaw("run --algorithm ss --function janssen-f1 --dim 10 "
+                                       "--evals 2000 --backend cuda"),
+                              "not janssen-*");
+}
 #endif
 
 TEST_F(JanssenCli, AMissingFileIsOneLine) {

@@ -8,8 +8,7 @@
 #include <mutex>
 
 #include "core/engines/cuda/cuda_check.hpp"
-#include "core/engines/cuda/device_buffer.hpp"
-#include "fitness/janssen/janssen_instance.hpp"
+#include "fitness/janssen/device_janssen.cuh"
 
 namespace chainsaw {
 
@@ -22,28 +21,6 @@ __global__ void janssen_kernel(JanssenView view, const real_t* genes, Dim pitch,
   const int r = static_cast<int>(blockIdx.x) * kJanssenThreads + static_cast<int>(threadIdx.x);
   if (r < rows) fitness[r] = janssen_value(view, genes + static_cast<Dim>(r) * pitch);
 }
-
-template <class T>
-DeviceBuffer<T> to_device(const std::vector<T>& host) {
-  DeviceBuffer<T> d(host.size());
-  if (!host.empty())
-    CHAINSAW_CUDA_TRY(cudaMemcpy(d.data(), host.data(), d.bytes(), cudaMemcpyHostToDevice));
-  return d;
-}
-
-// An instance's copy on one device.
-struct DeviceJanssen {
-  DeviceBuffer<double> o, rotation;
-  DeviceBuffer<std::int32_t> perm;
-  JanssenView view;
-  explicit DeviceJanssen(const JanssenInstance& inst)
-      : o(to_device(inst.o)), rotation(to_device(inst.rotation)), perm(to_device(inst.perm)) {
-    view = inst.view();
-    view.o = o.data();
-    view.rotation = rotation.data();
-    view.perm = inst.perm.empty() ? nullptr : perm.data();
-  }
-};
 
 // The copies of one instance, made on each device the first time it evaluates there (a CPU run
 // of a CUDA build allocates nothing; islands on several GPUs share the objective).
