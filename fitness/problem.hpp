@@ -198,7 +198,8 @@ struct Problem {
   // that is empty.
   static Problem make_external(std::shared_ptr<const BatchObjective> objective, Dim dim);
   // A Janssen function on given data (JanssenInstance::load); Problem::make generates it.
-  static Problem make_janssen(const FunctionInfo& info, std::shared_ptr<const JanssenInstance> instance);
+  static Problem make_janssen(const FunctionInfo& info,
+                              std::shared_ptr<const JanssenInstance> instance);
   double width() const { return upper - lower; }
   bool is_cec2010() const { return cec != nullptr; }
   bool is_external() const { return external != nullptr; }

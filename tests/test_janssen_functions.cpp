@@ -211,7 +211,8 @@ ld reference(const JanssenInstance& inst, const std::vector<double>& x) {
       d2 += t * t;
     }
     fit.push_back(d.lambda[c] * basic(d.g[c], rotated(inst, static_cast<int>(c), x)) + d.bias[c]);
-    w.push_back(d2 == 0 ? 1e99L : std::exp(-d2 / (2 * n * d.sigma[c] * d.sigma[c])) / std::sqrt(d2));
+    w.push_back(d2 == 0 ? 1e99L
+                        : std::exp(-d2 / (2 * n * d.sigma[c] * d.sigma[c])) / std::sqrt(d2));
   }
   ld w_sum = 0, f = 0;
   for (ld v : w) w_sum += v;
@@ -310,7 +311,8 @@ const OfficialValue kOfficialD10[] = {
 
 std::vector<double> official_point(int k, Dim dim) {
   std::vector<double> x(static_cast<size_t>(dim));
-  for (Dim j = 0; j < dim; ++j) x[j] = static_cast<double>((j * 37 + k * 11) % 181) - 90.0 + 0.25 * k;
+  for (Dim j = 0; j < dim; ++j)
+    x[j] = static_cast<double>((j * 37 + k * 11) % 181) - 90.0 + 0.25 * k;
   return x;  // quarters: exact in float genes too
 }
 

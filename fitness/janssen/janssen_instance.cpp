@@ -105,7 +105,8 @@ class DataReader {
     return file;
   }
 
-  std::vector<double> numbers(const DataFile& file, std::size_t needed, const std::string& what) const {
+  std::vector<double> numbers(const DataFile& file, std::size_t needed,
+                              const std::string& what) const {
     if (file.count() < needed)
       fail(file.name, "has " + std::to_string(file.count()) + " values, " + what + " needs " +
                           std::to_string(needed));
@@ -167,7 +168,8 @@ JanssenInstance JanssenInstance::generate(int index, Dim dim, std::uint64_t seed
     for (std::size_t j = 0; j < n; ++j)
       inst.o.push_back(static_cast<real_t>(-kShiftBound + 2.0 * kShiftBound * rng.uniform()));
     const std::vector<double> m = random_rotation(
-        static_cast<int>(dim), derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kCecRotation), c));
+        static_cast<int>(dim),
+        derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kCecRotation), c));
     inst.rotation.insert(inst.rotation.end(), m.begin(), m.end());
   }
   if (s.kind == JanssenKind::kHybrid)
@@ -206,7 +208,8 @@ JanssenInstance JanssenInstance::load(int index, Dim dim, const std::string& dir
       const std::vector<double>& line = shift.lines[c];
       if (line.size() < n)
         reader.fail(shift.name, "line " + std::to_string(c + 1) + " has " +
-                                    std::to_string(line.size()) + " values, " + for_d + " needs " + d);
+                                    std::to_string(line.size()) + " values, " + for_d +
+                                    " needs " + d);
       inst.o.insert(inst.o.end(), line.begin(), line.begin() + static_cast<std::ptrdiff_t>(n));
     }
   } else {

@@ -18,6 +18,7 @@
 #include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/cec2010/device_cec2010.cuh"
 #include "fitness/device_reduce.cuh"
+#include "fitness/janssen/janssen_instance.hpp"
 #include "core/engines/cuda/copy_bandwidth.hpp"
 #include "localsearch/device_solis_wets.cuh"
 #include "ssga/device_ops.cuh"
