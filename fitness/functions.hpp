@@ -232,6 +232,19 @@ struct Schwefel226 {
   }
 };
 
+namespace detail {
+// Katsuura's inner sum, sum_{k=1}^{32} |2^k z - round(2^k z)| 2^-k (also the CEC 2014/2017
+// Katsuura's, fitness/janssen/janssen.hpp). At a tie either rounding leaves |.| = 1/2.
+CHAINSAW_HD double katsuura_sum(double z) {
+  double s = 0.0, scale = 2.0;  // 2^k: scalings by powers of two are exact
+  for (int k = 1; k <= 32; ++k, scale *= 2.0) {
+    const double y = scale * z;
+    s += fabs(y - nearbyint(y)) / scale;
+  }
+  return s;
+}
+}  // namespace detail
+
 // Katsuura: prod_i (1 + i sum_{k=1}^{32} |2^k z_i - round(2^k z_i)| 2^-k) - 1. Every factor is
 // >= 1, so far from o the product overflows to inf at large D (D ~ 300 on the paper's range).
 struct Katsuura {
@@ -239,12 +252,7 @@ struct Katsuura {
   using Index = double;
   using Partial = SumProductPartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) {
-    double s = 0.0, scale = 2.0;  // 2^k: scalings by powers of two are exact
-    for (int k = 1; k <= 32; ++k, scale *= 2.0) {
-      const double y = scale * z;
-      s += fabs(y - nearbyint(y)) / scale;
-    }
-    p.product *= 1.0 + i * s;
+    p.product *= 1.0 + i * detail::katsuura_sum(z);
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.product - 1.0; }
 };

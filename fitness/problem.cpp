@@ -9,6 +9,7 @@
 #include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/matrix_functions/schwefel_matrix.hpp"
 #include "fitness/scheduling/etc_scheduling.hpp"
+#include "fitness/janssen/janssen_instance.hpp"
 
 namespace chainsaw {
 
@@ -135,10 +136,52 @@ const std::vector<FunctionInfo>& cec2010_functions() {
   return functions;
 }
 
+// Seed gpu-de-review-janssen, Table 2, named after the CEC function each one is.
+const std::vector<FunctionInfo>& janssen_functions() {
+  using F = FunctionId;
+  static const std::vector<FunctionInfo> functions = {
+      {F::kJanssenF1, "cec17-zakharov", -100.0, 100.0, "non-separable",
+       "CEC'17 F3: Zakharov(M (x - o)) + 300", "janssen-f1"},
+      {F::kJanssenF2, "cec17-rosenbrock", -100.0, 100.0, "non-separable",
+       "CEC'17 F4: Rosenbrock(M (x - o) 2.048/100 + 1) + 400", "janssen-f2"},
+      {F::kJanssenF3, "cec17-rastrigin", -100.0, 100.0, "non-separable",
+       "CEC'17 F5: Rastrigin(M (x - o) 5.12/100) + 500", "janssen-f3"},
+      {F::kJanssenF4, "cec17-schwefel", -100.0, 100.0, "non-separable",
+       "CEC'17 F10: modified Schwefel(M (x - o) 10) + 1000", "janssen-f4"},
+      {F::kJanssenF5, "cec14-hybrid2", -100.0, 100.0, "non-separable",
+       "CEC'14 F18: Bent Cigar, HGBat, Rastrigin on 30/30/40% of shuffled M (x - o) + 1800",
+       "janssen-f5"},
+      {F::kJanssenF6, "cec17-hybrid6", -100.0, 100.0, "non-separable",
+       "CEC'17 F16: exp. Schaffer F6, HGBat, Rosenbrock, mod. Schwefel on 20/20/30/30% + 1600",
+       "janssen-f6"},
+      {F::kJanssenF7, "cec14-hybrid6", -100.0, 100.0, "non-separable",
+       "CEC'14 F22: Katsuura, HappyCat, Griewank-Rosenbrock, mod. Schwefel, Ackley on "
+       "10/20/20/20/30% + 2200",
+       "janssen-f7"},
+      {F::kJanssenF8, "cec17-composition2", -100.0, 100.0, "non-separable",
+       "CEC'17 F22: Rastrigin, Griewank, mod. Schwefel; sigma 10,20,30; lambda 1,10,1 + 2200",
+       "janssen-f8"},
+      {F::kJanssenF9, "cec17-composition4", -100.0, 100.0, "non-separable",
+       "CEC'17 F24: Ackley, Elliptic, Griewank, Rastrigin; sigma 10..40; lambda 10,1e-6,10,1 + "
+       "2400",
+       "janssen-f9"},
+      {F::kJanssenF10, "cec17-composition6", -100.0, 100.0, "non-separable",
+       "CEC'17 F26: exp. Schaffer F6, mod. Schwefel, Griewank, Rosenbrock, Rastrigin; lambda "
+       "5e-4,1,10,1,10 + 2600",
+       "janssen-f10"},
+  };
+  return functions;
+}
+
+const std::vector<const std::vector<FunctionInfo>*>& function_tables() {
+  static const std::vector<const std::vector<FunctionInfo>*> tables = {
+      &all_functions(), &classic_functions(), &data_functions(), &cec2010_functions(),
+      &janssen_functions()};
+  return tables;
+}
+
 const FunctionInfo& function_info(const std::string& name) {
-  const auto tables = {&all_functions(), &classic_functions(), &cec2010_functions(),
-                       &data_functions()};
-  for (const auto* table : tables) {
+  for (const auto* table : function_tables()) {
     for (const auto& info : *table) {
       if (name == info.name || (info.alias != nullptr && name == info.alias)) return info;
     }
@@ -148,12 +191,11 @@ const FunctionInfo& function_info(const std::string& name) {
     for (const auto& info : *table)
       if (std::string(info.name).rfind("nashed-", 0) != 0) known += std::string(info.name) + ", ";
   throw UserError("unknown function '" + name + "' (known: " + known +
-                  "cec2010-f1 .. cec2010-f20, nashed-f0 .. nashed-f19)");
+                  "cec2010-f1 .. cec2010-f20, nashed-f0 .. nashed-f19, janssen-f1 .. janssen-f10)");
 }
 
 const FunctionInfo& function_info(FunctionId id) {
-  for (const auto* table :
-       {&all_functions(), &classic_functions(), &cec2010_functions(), &data_functions()})
+  for (const auto* table : function_tables())
     for (const auto& info : *table)
       if (info.id == id) return info;
   throw InternalError("function id without a table entry", __FILE__, __LINE__);
@@ -161,6 +203,7 @@ const FunctionInfo& function_info(FunctionId id) {
 
 double function_optimum_value(FunctionId id) {
   if (id == FunctionId::kEtcScheduling) return std::numeric_limits<double>::quiet_NaN();
+  if (const int n = janssen_number(id)) return janssen_spec(n - 1).optimum_value;
   // The bias is the function type's (CEC 2010 and user objectives: GenesOnly's 0).
   return visit_function(id, [](auto fn) { return decltype(fn)::kBias; });
 }
@@ -170,6 +213,8 @@ double function_optimum_value(const std::string& function_name) {
 }
 
 void check_dimension(const FunctionInfo& info, Dim dim) {
+  if (const int j = janssen_number(info.id))
+    return check_janssen_dimension(j - 1, dim, std::string(info.name) + " (" + info.alias + ")");
   const int n = cec2010_number(info.id);
   const std::string prefix = "--dim = " + std::to_string(dim) + ": " + info.name;
   if (n >= 4 && n <= 8 && dim < kCecGroup)
@@ -265,6 +310,9 @@ Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t p
   }
   CHAINSAW_EXPECTS(!instance || (cec2010_number(info.id) != 0 && instance->dim == dim),
                    "an instance for a function or dimension it was not made for");
+  if (const int j = janssen_number(info.id))
+    return make_janssen(info, std::make_shared<const JanssenInstance>(
+                                  JanssenInstance::generate(j - 1, dim, problem_seed)));
   Problem p;
   p.function = info.id;
   p.dim = dim;
@@ -278,6 +326,19 @@ Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t p
                            CecInstance::generate(info, dim, problem_seed));
     p.shift.stored = p.cec->o.data();
   }
+  return p;
+}
+
+Problem Problem::make_janssen(const FunctionInfo& info,
+                              std::shared_ptr<const JanssenInstance> instance) {
+  CHAINSAW_EXPECTS(instance && janssen_number(info.id) == instance->index + 1,
+                   "a Janssen instance for another function");
+  check_dimension(info, instance->dim);
+  Problem p = make_external(janssen_objective(info.name, instance), instance->dim);
+  p.function = info.id;
+  p.optimum_value = instance->spec().optimum_value;
+  p.shift.stored = instance->optimum.data();
+  p.janssen = std::move(instance);
   return p;
 }
 

@@ -29,6 +29,9 @@ enum class FunctionId {
   kCec2010F1, kCec2010F2, kCec2010F3, kCec2010F4, kCec2010F5, kCec2010F6, kCec2010F7,
   kCec2010F8, kCec2010F9, kCec2010F10, kCec2010F11, kCec2010F12, kCec2010F13, kCec2010F14,
   kCec2010F15, kCec2010F16, kCec2010F17, kCec2010F18, kCec2010F19, kCec2010F20,
+  // Janssen et al.'s GPU benchmark (Table 2) F1..F10, consecutive (janssen_number relies on it)
+  kJanssenF1, kJanssenF2, kJanssenF3, kJanssenF4, kJanssenF5, kJanssenF6, kJanssenF7,
+  kJanssenF8, kJanssenF9, kJanssenF10,
   kUser,  // a user objective (Problem::external)
 };
 
@@ -36,6 +39,12 @@ enum class FunctionId {
 inline int cec2010_number(FunctionId id) {
   const int n = static_cast<int>(id) - static_cast<int>(FunctionId::kCec2010F1) + 1;
   return n >= 1 && n <= 20 ? n : 0;
+}
+
+// 1..10 for a function of Janssen et al.'s benchmark, 0 for the others.
+inline int janssen_number(FunctionId id) {
+  const int n = static_cast<int>(id) - static_cast<int>(FunctionId::kJanssenF1) + 1;
+  return n >= 1 && n <= 10 ? n : 0;
 }
 
 struct FunctionInfo {
@@ -60,6 +69,11 @@ const std::vector<FunctionInfo>& classic_functions();
 const std::vector<FunctionInfo>& data_functions();
 // The twenty CEC 2010 LSGO functions, cec2010-f1 .. cec2010-f20 (fitness/cec2010/cec2010.hpp).
 const std::vector<FunctionInfo>& cec2010_functions();
+// Janssen et al.'s GPU benchmark, janssen-f1 .. janssen-f10 as aliases of names that say what
+// each is (fitness/janssen/janssen.hpp).
+const std::vector<FunctionInfo>& janssen_functions();
+// Every table above, in the order `chainsaw functions` lists them.
+const std::vector<const std::vector<FunctionInfo>*>& function_tables();
 // Throws UserError naming the known functions when `name` is neither a name nor an alias.
 const FunctionInfo& function_info(const std::string& name);
 const FunctionInfo& function_info(FunctionId id);
@@ -167,6 +181,7 @@ struct EtcOptions {
 };
 // Throws UserError naming the flag (--etc-class, --etc-machines, --etc-lambda) of a bad value.
 void check_etc_options(const EtcOptions& options);
+struct JanssenInstance;
 
 // Config::function of a run on a user objective: this prefix and the objective's name. It is
 // what checkpoints record, so that a resume can check that it is given the same objective.
@@ -185,11 +200,15 @@ struct Problem {
   // CEC 2010: o, P and M in host memory (shift.stored points into it); null otherwise.
   std::shared_ptr<const CecInstance> cec;
   // A user objective: the engines make the genes and hand the rows to it; null otherwise.
-  // The functions of generated data (data_functions()) are built-in objectives of this kind.
+  // The functions of generated data (data_functions()) and Janssen et al.'s functions are
+  // built-in objectives of this kind.
   std::shared_ptr<const BatchObjective> external;
   // Their data in host memory (also held by `external`'s callbacks); null otherwise.
   std::shared_ptr<const EtcInstance> etc;
   std::shared_ptr<const SchwefelMatrixInstance> matrix;
+  // Janssen et al.'s functions: each component's o and M, a hybrid's permutation (shift.stored
+  // points at the global optimum).
+  std::shared_ptr<const JanssenInstance> janssen;
 
   // instance: CEC 2010 only, already validated (a file's, io/instance_file.hpp, or a
   // checkpoint's); null = generate o, P and M from problem_seed. Throws UserError for an unknown
@@ -204,11 +223,18 @@ struct Problem {
   // of 0 or other than the objective's, a domain that is not a finite lower < upper, or a name
   // that is empty.
   static Problem make_external(std::shared_ptr<const BatchObjective> objective, Dim dim);
+  // A Janssen function on given data (JanssenInstance::load); Problem::make generates it.
+  static Problem make_janssen(const FunctionInfo& info,
+                              std::shared_ptr<const JanssenInstance> instance);
   double width() const { return upper - lower; }
   bool is_cec2010() const { return cec != nullptr; }
   bool is_external() const { return external != nullptr; }
-  // Whether f has a known minimiser o (every function but a user objective and scheduling).
-  bool optimum_position_known() const { return !is_external() || matrix != nullptr; }
+  bool is_janssen() const { return janssen != nullptr; }
+  // Whether f has a known minimiser o, whose distance is reported (every function but a user
+  // objective and scheduling).
+  bool optimum_position_known() const {
+    return !is_external() || matrix != nullptr || is_janssen();
+  }
   // Whether the fused make-and-evaluate passes only make the genes (see visit_function).
   bool evaluates_stored_vectors() const { return is_cec2010() || is_external(); }
 };

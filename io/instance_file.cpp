@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "fitness/scheduling/etc_scheduling.hpp"
 #include "io/etc_file.hpp"
+#include "fitness/janssen/janssen_instance.hpp"
 #include "io/results/output_file.hpp"
 #include "io/version.hpp"
 
@@ -300,10 +301,21 @@ Problem make_problem(const std::string& function_name, Dim dim, std::uint64_t pr
                      const std::string& instance_file) {
   if (instance_file.empty()) return Problem::make(function_name, dim, problem_seed);
   const FunctionInfo& info = function_info(function_name);
+  if (const int j = janssen_number(info.id)) {
+    // A Janssen function reads the official data files from a directory, not an instance file.
+    struct stat st {};
+    if (::stat(instance_file.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      throw UserError("--instance = " + instance_file + ": " + info.name +
+                      " reads the official CEC'14/'17 input_data directory; this is not a "
+                      "directory");
+    check_dimension(info, dim);
+    return Problem::make_janssen(info, std::make_shared<const JanssenInstance>(
+                                           JanssenInstance::load(j - 1, dim, instance_file)));
+  }
   if (cec2010_number(info.id) == 0)
     throw UserError("--instance = " + instance_file +
-                    ": only the cec2010-* functions (and etc, with its options) read one, not " +
-                    info.name);
+                    ": only the cec2010-* and janssen-* functions (and etc, with its options) "
+                    "read one, not " + info.name);
   check_dimension(info, dim);
   return Problem::make(function_name, dim, problem_seed,
                        std::make_shared<const CecInstance>(

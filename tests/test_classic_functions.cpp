@@ -338,8 +338,7 @@ TEST(ClassicNames, AliasesNameTheSameFunctionAndTableRowsAreUnique) {
   EXPECT_EQ(a.function, b.function);
   EXPECT_EQ(a.shift.value(7), b.shift.value(7));
   std::vector<std::string> names;
-  for (const auto* table :
-       {&all_functions(), &classic_functions(), &cec2010_functions(), &data_functions()})
+  for (const auto* table : function_tables())
     for (const FunctionInfo& info : *table) {
       names.push_back(info.name);
       if (info.alias != nullptr) names.push_back(info.alias);

@@ -214,7 +214,7 @@ TEST_F(CliTest, InstanceFileErrorsAreOneLine) {
                         "shift ends after 2 values");
   expect_one_line_error(chainsaw("run --function rastrigin --dim 100 --backend cpu --instance " +
                                  instance.string()),
-                        "only the cec2010-* functions");
+                        "only the cec2010-* and janssen-* functions");
 }
 
 TEST_F(CliTest, Cec2010RunReportsTheErrorAgainstOptimumZero) {

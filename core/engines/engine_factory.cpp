@@ -27,7 +27,7 @@ std::unique_ptr<Engine> make_engine(const Config& config, const Problem& problem
   if (resolved == Backend::kCuda) {
     if (comm == nullptr && config.gpu_slices > 1 && (problem.is_cec2010() || problem.is_external()))
       throw UserError("--gpu-slices: only the built-in functions are laid out in slices (CEC "
-                      "2010 functions and user objectives are evaluated on whole vectors)");
+                      "2010, janssen-* and user objectives are evaluated on whole vectors)");
     if (comm == nullptr) return std::make_unique<CudaEngine>(config, problem);
     check_shardable(problem);
     CHAINSAW_EXPECTS(config.gpu_slices == comm->size(), "a sharded GPU run has a slice per rank");

@@ -10,13 +10,9 @@
 
 namespace chainsaw {
 
-namespace {
-
-constexpr int kM = kCecGroup;
-
 // Orthonormalises the columns of a row-major n x n matrix in place: modified Gram-Schmidt,
 // applied twice ("twice is enough", Giraud et al. 2005), in double.
-void orthonormalise_columns(std::vector<double>& a, int n) {
+static void orthonormalise_columns(std::vector<double>& a, int n) {
   for (int pass = 0; pass < 2; ++pass) {
     for (int c = 0; c < n; ++c) {
       for (int p = 0; p < c; ++p) {
@@ -32,22 +28,35 @@ void orthonormalise_columns(std::vector<double>& a, int n) {
   }
 }
 
-std::vector<double> generate_rotation(std::uint64_t seed) {
-  CounterRng rng(derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kCecRotation)));
-  std::vector<double> m(static_cast<size_t>(kM * kM));
+std::vector<double> random_rotation(int n, std::uint64_t key) {
+  CounterRng rng(key);
+  std::vector<double> m(static_cast<size_t>(n) * static_cast<size_t>(n));
   for (double& v : m) v = rng.normal();
-  orthonormalise_columns(m, kM);
+  orthonormalise_columns(m, n);
   return m;
 }
 
 // Fisher-Yates from one counter-based stream: sequential, so it does not depend on threads.
-std::vector<std::int32_t> generate_permutation(Dim dim, std::uint64_t seed) {
+std::vector<std::int32_t> random_permutation(Dim dim, std::uint64_t key) {
   std::vector<std::int32_t> p(static_cast<size_t>(dim));
   for (Dim k = 0; k < dim; ++k) p[k] = static_cast<std::int32_t>(k);
-  CounterRng rng(derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kCecPermutation)));
+  CounterRng rng(key);
   for (Dim k = dim - 1; k > 0; --k)
     std::swap(p[k], p[static_cast<Dim>(rng.below(static_cast<std::uint64_t>(k + 1)))]);
   return p;
+}
+
+namespace {
+
+constexpr int kM = kCecGroup;
+
+std::vector<double> generate_rotation(std::uint64_t seed) {
+  return random_rotation(kM, derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kCecRotation)));
+}
+
+std::vector<std::int32_t> generate_permutation(Dim dim, std::uint64_t seed) {
+  return random_permutation(
+      dim, derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kCecPermutation)));
 }
 
 // o_j uniform in the whole domain, as in the CEC 2010 reference code; one stream per 4096

@@ -48,6 +48,13 @@ struct CecInstance {
 
 CecLayout cec2010_layout(FunctionId id);
 
+// The generated data of an instance, here and for the Janssen benchmark's
+// (fitness/janssen/janssen_instance.hpp): a random orthogonal n x n matrix (row-major; Gram-Schmidt
+// of a matrix of standard normals from one counter-based stream `key`) and a random permutation
+// of 0..dim-1 (Fisher-Yates from one stream). Sequential: the same for any thread count.
+std::vector<double> random_rotation(int n, std::uint64_t key);
+std::vector<std::int32_t> random_permutation(Dim dim, std::uint64_t key);
+
 // max |(M M^T)_ik - delta_ik| of an n x n row-major matrix.
 double orthogonality_error(const std::vector<double>& m, int n);
 

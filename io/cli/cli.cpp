@@ -205,9 +205,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
              parse_uint64);
   run.add_option("--instance", c.instance,
                  "CEC 2010 instance file, text or HDF5 (o, permutation, rotation; see the README), "
-                 "or the etc function's ETC matrix (text, task-major); default: generated from "
-                 "--problem-seed")
-      ->type_name("FILE");
+                 "the etc function's ETC matrix (text, task-major), or for janssen-* the official "
+                 "CEC'14/'17 input_data directory; default: generated from --problem-seed")
+      ->type_name("FILE|DIR");
   run.add_option("--etc-class", c.etc_class,
                  "etc: Braun's class of the generated ETC matrix, u_c_hihi .. u_s_lolo or "
                  "ThMhCc .. TlMlCs (task/machine heterogeneity, consistency)")
@@ -915,6 +915,11 @@ int functions_command() {
         "D >= 50 for f4-f8, D a multiple of 100 for f9-f18; o, P and M generated from\n"
         "--problem-seed or read with --instance FILE (text or HDF5); chainsaw instance export\n"
         "writes one:");
+  table(janssen_functions(),
+        "\nJanssen et al.'s GPU benchmark (Table 2; alias janssen-fN), CEC'14/'17 definitions,\n"
+        "f(o) = the formula's constant; 2 <= D <= 100; o, M (and a hybrid's permutation)\n"
+        "generated from --problem-seed or read from the official input_data with --instance DIR\n"
+        "(CEC'14's for janssen-f5 and f7, CEC'17's for the others):");
   std::fputs(out.c_str(), stdout);
   return 0;
 }

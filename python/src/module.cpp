@@ -565,8 +565,7 @@ py::list specs(const std::string& command) {
 
 py::list functions() {
   py::list out;
-  for (const auto* list :
-       {&all_functions(), &classic_functions(), &cec2010_functions(), &data_functions()})
+  for (const auto* list : function_tables())
     for (const FunctionInfo& f : *list) {
       py::dict d;
       d["name"] = f.name;
@@ -577,6 +576,7 @@ py::list functions() {
       d["alias"] = f.alias != nullptr ? py::object(py::str(f.alias)) : py::object(py::none());
       d["optimum_value"] = function_optimum_value(f.id);
       d["cec2010"] = cec2010_number(f.id) != 0;
+      d["janssen"] = janssen_number(f.id) != 0;
       out.append(d);
     }
   return out;

@@ -18,6 +18,7 @@
 #include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/cec2010/device_cec2010.cuh"
 #include "fitness/device_reduce.cuh"
+#include "fitness/janssen/janssen_instance.hpp"
 #include "core/engines/cuda/copy_bandwidth.hpp"
 #include "localsearch/device_solis_wets.cuh"
 #include "ssga/device_ops.cuh"
@@ -580,6 +581,10 @@ struct CudaEngine::Impl {
       }
       invalid = DeviceBuffer<unsigned long long>(1);
       CHAINSAW_CUDA_TRY(cudaMemsetAsync(invalid.data(), 0, invalid.bytes(), s));
+    }
+    if (p.is_janssen()) {  // o for the distance to the optimum
+      cec_o = device_copy(p.janssen->optimum, s);
+      problem.shift.stored = cec_o.data();
     }
     if (p.is_cec2010()) {
       const CecInstance& inst = *p.cec;

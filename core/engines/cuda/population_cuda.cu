@@ -1,6 +1,7 @@
 #include "core/engines/cuda/population_cuda.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -9,6 +10,7 @@
 #include "core/engines/cuda/device_buffer.hpp"
 #include "core/engines/cuda/population_kernels.cuh"
 #include "core/error.hpp"
+#include "fitness/janssen/device_janssen.cuh"
 
 namespace chainsaw {
 
@@ -16,9 +18,11 @@ bool population_runs_on_cuda(const Config& config, const Problem& problem, std::
   const char* reason = nullptr;
   if (config.algorithm == Algorithm::kMaSwChains)
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
-  else if (problem.is_cec2010() || problem.is_external())
-    reason = "the GPU population path evaluates the per-gene built-in functions only, not "
-             "cec2010-* or user objectives";
+  else if (problem.is_cec2010() || (problem.is_external() && !problem.is_janssen()))
+    reason = "the GPU population path evaluates the built-in functions only, not cec2010-* or "
+             "user objectives";
+  else if (problem.is_janssen() && config.algorithm == Algorithm::kScatterSearch)
+    reason = "Scatter Search's GPU improvement evaluates per-gene functions only, not janssen-*";
   if (reason && why) *why = reason;
   return reason == nullptr;
 }
@@ -36,14 +40,16 @@ int block_threads(Dim dim) {
   return static_cast<int>(std::min<Dim>(cover, std::min(256, max_threads)));
 }
 
-// f(Fn{}) for the problem's function: the built-in per-gene functions only.
+// f(Fn{}) for the problem's function: the built-in per-gene functions, and the Janssen
+// functions as device::JanssenRow (DE, jDE and PSO only).
 template <class F>
 void visit_per_gene_function(const Problem& problem, F&& f) {
+  if (problem.is_janssen()) return f(device::JanssenRow{});
   visit_function(problem.function, [&](auto fn) {
     using Fn = decltype(fn);
     if constexpr (std::is_same_v<Fn, GenesOnly>) {
-      throw UserError("the GPU population path evaluates the per-gene built-in functions "
-                      "only, not cec2010-* or user objectives");
+      throw UserError("the GPU population path evaluates the built-in functions only, not "
+                      "cec2010-* or user objectives");
     } else {
       f(fn);
     }
@@ -63,6 +69,10 @@ class CudaPopulation final : public PopulationAlgorithm {
         dim_(problem.dim),
         vmax_(config.pso_vmax * problem.width()) {
     threads_ = block_threads(dim_);
+    if (problem.is_janssen()) {
+      janssen_ = std::make_unique<DeviceJanssen>(*problem.janssen);
+      janssen_view_ = janssen_->view;
+    }
     const std::size_t genes = static_cast<std::size_t>(n_) * static_cast<std::size_t>(dim_);
     for (int b = 0; b < 2; ++b) {
       genes_[b] = DeviceBuffer<real_t>(genes);
@@ -108,7 +118,8 @@ class CudaPopulation final : public PopulationAlgorithm {
       using Fn = decltype(fn);
       device::initialize_kernel<Fn><<<n_, threads_, shared_bytes<Fn>(), stream_.get()>>>(
           genes_[current_].data(), pso_ ? velocity_.data() : nullptr, fitness_[current_].data(),
-          dim_, problem_.lower, problem_.width(), vmax_, problem_.shift, config_.seed);
+          dim_, problem_.lower, problem_.width(), vmax_, problem_.shift, config_.seed,
+          janssen_view_);
       CHAINSAW_CUDA_CHECK_LAUNCH();
     });
     if (pso_) {
@@ -194,7 +205,7 @@ class CudaPopulation final : public PopulationAlgorithm {
                         fitness_[current_].data(), pbest_fitness_.data(), gbest_.data(), count,
                         dim_, problem_.lower, problem_.upper, config_.pso_w, config_.pso_c1,
                         config_.pso_c2, vmax_, problem_.shift, config_.seed,
-                        static_cast<std::uint64_t>(generation_)};
+                        static_cast<std::uint64_t>(generation_), janssen_view_};
       device::pso_step_kernel<Fn><<<count, threads_, shared_bytes<Fn>(), stream_.get()>>>(a);
       CHAINSAW_CUDA_CHECK_LAUNCH();
       return;
@@ -207,7 +218,7 @@ class CudaPopulation final : public PopulationAlgorithm {
                            problem_.shift, config_.seed, static_cast<std::uint64_t>(generation_),
                            config_.algorithm == Algorithm::kJde,
                            config_.de_crossover == DeCrossover::kExponential, config_.jde_tau1,
-                           config_.jde_tau2};
+                           config_.jde_tau2, janssen_view_};
     device::de_generation_kernel<Fn><<<n_, threads_, shared_bytes<Fn>(), stream_.get()>>>(a);
     CHAINSAW_CUDA_CHECK_LAUNCH();
     current_ = next;
@@ -251,6 +262,8 @@ class CudaPopulation final : public PopulationAlgorithm {
   DeviceBuffer<real_t> velocity_, pbest_, gbest_;
   DeviceBuffer<double> pbest_fitness_;
   DeviceBuffer<int> best_index_;
+  std::unique_ptr<DeviceJanssen> janssen_;  // a Janssen function's data on the device
+  JanssenView janssen_view_{};
   std::vector<double> host_fitness_;
   int best_ = 0;
   std::int64_t generation_ = 0;

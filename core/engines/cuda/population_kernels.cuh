@@ -13,8 +13,11 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "core/algorithms/population_ops.hpp"
 #include "core/types.hpp"
+#include "fitness/janssen/janssen.hpp"
 #include "fitness/problem.hpp"
 #include "localsearch/solis_wets.hpp"
 #include "ssga/blx_alpha.hpp"
@@ -49,6 +52,28 @@ __device__ double block_fitness(typename Fn::Partial mine, typename Fn::Partial*
   return f;
 }
 
+// The Janssen functions (fitness/janssen/janssen.hpp) read the row whole: the kernels make and
+// store its genes as for the per-gene functions (accumulating nothing), then one thread
+// evaluates the stored row and the block shares f. DE, jDE and PSO take this; Scatter Search's
+// improvement, whose candidates are never stored, does not.
+struct JanssenRow : GenesOnly {};
+
+// f of the block's row: the per-gene partials reduced, or (JanssenRow) the stored row evaluated.
+template <class Fn>
+__device__ double row_fitness(typename Fn::Partial mine, typename Fn::Partial* parts, Dim dim,
+                              const real_t* row, const JanssenView& janssen) {
+  if constexpr (std::is_same_v<Fn, JanssenRow>) {
+    __syncthreads();  // every thread's genes of the row are stored
+    if (threadIdx.x == 0) parts[0].sum = janssen_value(janssen, row);
+    __syncthreads();
+    const double f = parts[0].sum;
+    __syncthreads();  // parts may be reused
+    return f;
+  } else {
+    return block_fitness<Fn>(mine, parts, dim);
+  }
+}
+
 struct DeGeneration {
   const real_t* in;
   real_t* out;
@@ -65,6 +90,7 @@ struct DeGeneration {
   std::uint64_t seed, generation;
   bool adaptive, exponential;
   double tau1, tau2;
+  JanssenView janssen;  // JanssenRow only
 };
 
 template <class Fn>
@@ -123,7 +149,7 @@ __global__ void de_generation_kernel(DeGeneration a) {
     trial[j] = gene;
     Fn::accumulate(partial, shifted_gene(gene, a.shift, j), j + 1);
   }
-  const double f = block_fitness<Fn>(partial, parts, a.dim);
+  const double f = row_fitness<Fn>(partial, parts, a.dim, trial, a.janssen);
   if (f <= a.fitness_in[i]) {
     if (threadIdx.x == 0) {
       a.fitness_out[i] = f;
@@ -152,6 +178,7 @@ struct PsoStep {
   double lower, upper, w, c1, c2, vmax;
   Shift shift;
   std::uint64_t seed, step;
+  JanssenView janssen;  // JanssenRow only
 };
 
 template <class Fn>
@@ -175,7 +202,7 @@ __global__ void pso_step_kernel(PsoStep a) {
     a.v[row + j] = moved.v;
     Fn::accumulate(partial, shifted_gene(moved.x, a.shift, j), j + 1);
   }
-  const double f = block_fitness<Fn>(partial, parts, a.dim);
+  const double f = row_fitness<Fn>(partial, parts, a.dim, a.x + row, a.janssen);
   if (threadIdx.x == 0) a.fitness[i] = f;
   if (f <= a.pbest_fitness[i]) {
     for (Dim j = g.begin; j < g.end; ++j) a.pbest[row + j] = a.x[row + j];
@@ -311,7 +338,7 @@ __global__ void best_row_kernel(const double* fitness, int n, const real_t* rows
 template <class Fn>
 __global__ void initialize_kernel(real_t* genes, real_t* velocity, double* fitness, Dim dim,
                                   double lower, double width, double vmax, Shift shift,
-                                  std::uint64_t seed) {
+                                  std::uint64_t seed, JanssenView janssen) {
   extern __shared__ unsigned char shared_raw[];
   auto* parts = reinterpret_cast<typename Fn::Partial*>(shared_raw);
   const int i = blockIdx.x;
@@ -328,7 +355,7 @@ __global__ void initialize_kernel(real_t* genes, real_t* velocity, double* fitne
       velocity[row + j] = static_cast<real_t>(vmax * (2.0 * uniform_at(key, dim + k) - 1.0));
     Fn::accumulate(partial, shifted_gene(gene, shift, j), j + 1);
   }
-  const double f = block_fitness<Fn>(partial, parts, dim);
+  const double f = row_fitness<Fn>(partial, parts, dim, genes + row, janssen);
   if (threadIdx.x == 0) fitness[i] = f;
 }
 

@@ -49,6 +49,10 @@ void check_shardable(const Problem& problem) {
     throw UserError(std::string("--distribute shard: ") + function_info(problem.function).name +
                     " is evaluated on whole vectors (CEC 2010 functions permute, group and "
                     "rotate genes from the whole vector); use --distribute islands or one rank");
+  if (problem.is_janssen())
+    throw UserError(std::string("--distribute shard: ") + function_info(problem.function).name +
+                    " is evaluated on whole vectors (it rotates x whole); use --distribute "
+                    "islands or one rank");
   if (problem.is_external())
     throw UserError("--distribute shard: a user objective is evaluated on whole vectors; use "
                     "--distribute islands or one rank");
