@@ -117,7 +117,7 @@ void Config::validate() const {
     const bool etc = info.id == FunctionId::kEtcScheduling;
     if (!instance.empty() && cec2010_number(info.id) == 0 && janssen_number(info.id) == 0 && !etc)
       throw UserError("--instance = " + instance +
-                      ": only the cec2010-*, janssen-* functions and etc read one");
+                      ": only the cec2010-* and janssen-* functions (and etc) read one");
     if (etc) check_etc_options(etc_options());
   }
   require(population_size >= 2, "--population", population_size, "must be at least 2");
