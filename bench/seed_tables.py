@@ -64,6 +64,10 @@ KROMER_GPU = {
     1024: [9.35e6, 3.29e6, 4.43e6, 187939, 80649.6, 108694, 325734, 107532, 149150, 6155.41,
            2619.71, 3581.62],
 }
+# Janssen et al.'s Table 3 (All-GPU iDE, RTX 3080, s per run) and Table 4 (final rank).
+JANSSEN_IDE_SECONDS = [0.63, 0.61, 0.60, 0.66, 0.70, 0.78, 1.05, 1.28, 1.55, 1.85]
+JANSSEN_RANK = {("de", 50): 5, ("de", 100): 6, ("de", 250): 7, ("de", 500): 8,
+                ("jde", 50): 3, ("jde", 100): 2, ("jde", 250): 1, ("jde", 500): 4}
 KROMER_ORDER = ["ThMhCc", "ThMhCi", "ThMhCs", "ThMlCc", "ThMlCi", "ThMlCs", "TlMhCc", "TlMhCi",
                 "TlMhCs", "TlMlCc", "TlMlCi", "TlMlCs"]
 
@@ -195,15 +199,15 @@ def e(x):
 
 def janssen_time(docs):
     rows = ["| function | " + " | ".join(f"{b} s/run (mean)" for b in ("cuda", "cpu", "cpu1"))
-            + " | best error, cuda (mean) |", "|---|---|---|---|---|"]
-    for f in JANSSEN:
+            + " | their All-GPU iDE s | best error, cuda (mean) |", "|---|---|---|---|---|---|"]
+    for f, theirs in zip(JANSSEN, JANSSEN_IDE_SECONDS):
         cols = []
         for b in ("cuda", "cpu", "cpu1"):
             doc = docs.get(("janssen-time", f"{f}_{b}"))
             cols.append(f"{statistics.fmean(r['wall_seconds'] for r in doc['results']):.3f}"
                         if doc else "—")
         doc = docs.get(("janssen-time", f"{f}_cuda"))
-        rows.append(f"| {f} | " + " | ".join(cols) + " | "
+        rows.append(f"| {f} | " + " | ".join(cols) + f" | {theirs} | "
                     + (e(mean_sd(errors(doc))[0]) if doc else "—") + " |")
     return rows
 
@@ -221,11 +225,11 @@ def janssen_rank(docs):
         for c in means:  # ties share the mean of their ranks
             tied = [i + 1 for i, o in enumerate(order) if means[o] == means[c]]
             ranks[c].append(statistics.fmean(tied))
-    rows = ["| algorithm | NP | mean rank | problems |", "|---|---|---|---|"]
+    rows = ["| algorithm | NP | mean rank | problems | their final rank |", "|---|---|---|---|---|"]
     for c in sorted(configs, key=lambda c: statistics.fmean(ranks[c]) if ranks[c] else 1e9):
         if ranks[c]:
             rows.append(f"| {c[0]} | {c[1][2:]} | {statistics.fmean(ranks[c]):.2f} | "
-                        f"{len(ranks[c])} |")
+                        f"{len(ranks[c])} | {JANSSEN_RANK.get((c[0], int(c[1][2:])), '—')} |")
     return rows
 
 
