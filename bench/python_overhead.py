@@ -83,7 +83,8 @@ def gpu_cases(a):
     try:  # one fused kernel per call where PyTorch's compiler (Triton) is installed
         compiled = torch.compile(torch_rastrigin, dynamic=False)
         compiled(torch.zeros((1, a.dim), device="cuda"))
-        cases.append(("torch.compile'd objective, cuda_graph=True", user(compiled, cuda_graph=True)))
+        cases.append(("torch.compile'd objective, cuda_graph=True",
+                      user(compiled, cuda_graph=True)))
     except Exception as e:  # noqa: BLE001 - any failure means: no compiler here
         print(f"torch.compile unavailable ({type(e).__name__}): that case is left out",
               file=sys.stderr)

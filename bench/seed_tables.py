@@ -78,8 +78,8 @@ def braun_name(kromer):
     return f"u_{c}_{'hi' if t == 'h' else 'lo'}{'hi' if m == 'h' else 'lo'}"
 
 
-def backend_args(backend):
-    return {"cuda": ["--backend", "cuda"], "cpu": ["--backend", "cpu"],
+def backend_args(backend, threads=0):
+    return {"cuda": ["--backend", "cuda"], "cpu": ["--backend", "cpu", "--threads", str(threads)],
             "cpu1": ["--backend", "cpu", "--threads", "1"]}[backend]
 
 
@@ -93,7 +93,7 @@ def cells(a):
                 for f in JANSSEN:
                     args = ["--function", f, "--dim", "100", "--evals", str(int(1e7 * scale))]
                     yield (experiment, f"{f}_{backend}", args + ALGORITHMS["de-janssen"]
-                           + backend_args(backend), runs, True)
+                           + backend_args(backend, a.threads), runs, True)
         elif experiment == "janssen-rank":
             runs = a.runs or 30
             for d in a.dims or [10, 30, 50, 100]:
@@ -102,7 +102,7 @@ def cells(a):
                         for f in JANSSEN:
                             args = ["--function", f, "--dim", str(d), "--evals",
                                     str(max(int(10000 * d * scale), 2 * np_)), "--algorithm", alg,
-                                    "--de-np", str(np_)] + backend_args(a.backends[0])
+                                    "--de-np", str(np_)] + backend_args(a.backends[0], a.threads)
                             yield (experiment, f"{f}_D{d}_{alg}_NP{np_}", args, runs, False)
         elif experiment == "nashed":
             runs = a.runs or 100
@@ -113,7 +113,8 @@ def cells(a):
                             args = ["--function", f, "--dim", str(d), "--evals",
                                     str(NO_EVALUATION_LIMIT), "--time-limit", f"{scale:g}s"]
                             yield (experiment, f"{f}_D{d}_{alg}_{backend}",
-                                   args + ALGORITHMS[alg] + backend_args(backend), runs, False)
+                                   args + ALGORITHMS[alg] + backend_args(backend, a.threads),
+                                   runs, False)
         elif experiment == "kromer":
             runs = a.runs or 10
             for backend in a.backends:
@@ -123,8 +124,8 @@ def cells(a):
                                 "--etc-class", braun_name(k), "--evals", str(NO_EVALUATION_LIMIT),
                                 "--time-limit", f"{30 * scale:g}s", "--algorithm", "de",
                                 "--de-np", str(np_)]
-                        yield (experiment, f"{k}_NP{np_}_{backend}", args + backend_args(backend),
-                               runs, False)
+                        yield (experiment, f"{k}_NP{np_}_{backend}",
+                               args + backend_args(backend, a.threads), runs, False)
         else:
             raise SystemExit(f"unknown experiment '{experiment}' (janssen-time, janssen-rank, "
                              "nashed, kromer)")
@@ -240,7 +241,8 @@ def nashed(docs):
             have = [f for f in NASHED if ("nashed", f"{f}_D{d}_pso_{backend}") in docs]
             if not have:
                 continue
-            rows += ["", f"{backend}, D = {d}: error f − f* after 1 s, mean (sd) over the runs", "",
+            rows += ["", f"{backend}, D = {d}: error f − f* after the budget, mean (sd) over the "
+                     "runs", "",
                      "| function | de | pso | ss |", "|---|---|---|---|"]
             for f in NASHED:
                 cols = []
@@ -267,7 +269,8 @@ def kromer(docs):
             cols = []
             for np_ in (64, 512, 1024):
                 doc = docs.get(("kromer", f"{k}_NP{np_}_{backend}"))
-                ours = e(statistics.fmean(r["best_fitness"] for r in doc["results"])) if doc else "—"
+                ours = (e(statistics.fmean(r["best_fitness"] for r in doc["results"])) if doc
+                        else "—")
                 cols.append(f"{ours} [{e(KROMER_GPU[np_][i])}]")
             rows.append(f"| {k} ({braun_name(k)}) | " + " | ".join(cols) + " |")
     return rows
@@ -350,6 +353,8 @@ def main():
     r.add_argument("--sequential", action="store_true",
                    help="one run after the other in each cell, not concurrently")
     r.add_argument("--deadline", type=float, help="start no cell after this many seconds")
+    r.add_argument("--threads", type=int, default=0,
+                   help="the cpu backend's threads per process (0: all cores)")
     r.set_defaults(fn=cmd_run)
     rep = sub.add_parser("report")
     rep.add_argument("folder")

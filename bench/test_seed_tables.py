@@ -57,7 +57,8 @@ def main():
         check(report.returncode == 0, f"report failed: {report.stderr}")
         with open(os.path.join(out, "tables.md")) as f:
             tables = f.read()
-        for section in ("Table 4: de against jde", "Nashed et al. Table 2", "Kromer et al. Table 1"):
+        for section in ("Table 4: de against jde", "Nashed et al. Table 2",
+                        "Kromer et al. Table 1"):
             check(section in tables, f"tables.md has {section}")
         rank_rows = [line.split("|") for line in tables.splitlines()
                      if line.startswith("| de |") or line.startswith("| jde |")]

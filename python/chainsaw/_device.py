@@ -109,7 +109,8 @@ def device_capture(fun, module: str, batch: bool, lower: float, upper: float):
                 # The engine's row stride: fun sees the same layout as without the graph.
                 # Warm-up points inside the domain, drawn without PyTorch's generator: a
                 # failed capture can leave that generator unusable in this process.
-                x, fitness = torch.empty((rows, pitch), dtype=dtype, device=f"cuda:{device}")[:, :dim], None
+                x = torch.empty((rows, pitch), dtype=dtype, device=f"cuda:{device}")[:, :dim]
+                fitness = None
                 x.copy_(torch.linspace(lower, upper, dim, dtype=dtype, device=x.device)
                         .expand(rows, dim))
             # PyTorch's rule for capture: run the work a few times on a side stream first
