@@ -17,21 +17,15 @@ namespace chainsaw {
 namespace detail {
 inline constexpr double kTwoPi = 6.283185307179586476925;
 
-// cos(2 pi z). On the GPU, cospi(2z) skips cos's argument reduction by 2/pi (2z is exact), which
-// halved the compute-bound Rastrigin kernel. The host uses a branch-free polynomial instead of
-// the library's cos, which no compiler vectorises: the reduction r = z - rint(z) is exact, the
-// quarter-period fold b = 1/2 - |r| is exact (Sterbenz), and the Taylor series of cos(2 pi b),
-// 2 pi b in [0, pi/2], stops at x^20 (next term < 2e-17). The result is within 3e-16 of cos(2 pi z)
-// (absolute; tests/test_host_rng.cpp holds it to a long-double reference), far inside the 1e-6
-// agreement the backends are held to, and the same bits with any vector width.
-CHAINSAW_HD double cos_two_pi_polynomial(double z) {
-  // rint by the 1.5 * 2^52 shifter, exact and in the current (nearest) rounding mode for
-  // |z| < 2^51; beyond, z is an integer or half-integer far outside every domain here.
-  constexpr double kShifter = 0x1.8p52;
-  const double r = z - ((z + kShifter) - kShifter);  // in [-1/2, 1/2]
-  const double a = r < 0.0 ? -r : r;
-  const bool fold = a > 0.25;  // cos(2 pi a) = -cos(2 pi (1/2 - a))
-  const double x = kTwoPi * (fold ? 0.5 - a : a);
+// rint(v) by the 1.5 * 2^52 shifter: exact, in the current (nearest) rounding mode, for
+// |v| < 2^51, and a plain add and subtract that vectorises (std::rint is a call without SSE4.1).
+inline constexpr double kRintShifter = 0x1.8p52;
+CHAINSAW_HD double rint_by_shifter(double v) { return (v + kRintShifter) - kRintShifter; }
+
+// cos(x) for |x| <= pi/2 (a hair beyond is fine): its Taylor series to x^20, the next term
+// < 2e-17 at pi/2; within 3e-16 of cos (absolute) in double. The one polynomial of both host
+// cosines below.
+CHAINSAW_HD double cos_taylor_half_pi(double x) {
   const double x2 = x * x;
   double c = 1.0 / 2432902008176640000.0;  // 1/20!, then the Taylor coefficients down to 1
   c = c * x2 - 1.0 / 6402373705728000.0;
@@ -44,6 +38,22 @@ CHAINSAW_HD double cos_two_pi_polynomial(double z) {
   c = c * x2 + 1.0 / 24.0;
   c = c * x2 - 0.5;
   c = c * x2 + 1.0;
+  return c;
+}
+
+// cos(2 pi z). On the GPU, cospi(2z) skips cos's argument reduction by 2/pi (2z is exact), which
+// halved the compute-bound Rastrigin kernel. The host uses a branch-free polynomial instead of
+// the library's cos, which no compiler vectorises: the reduction r = z - rint(z) is exact, the
+// quarter-period fold b = 1/2 - |r| is exact (Sterbenz), and cos(2 pi b), 2 pi b in [0, pi/2],
+// is cos_taylor_half_pi. The result is within 3e-16 of cos(2 pi z) (absolute;
+// tests/test_host_rng.cpp holds it to a long-double reference), far inside the 1e-6 agreement
+// the backends are held to, and the same bits with any vector width.
+CHAINSAW_HD double cos_two_pi_polynomial(double z) {
+  // Beyond 2^51, z is an integer or half-integer far outside every domain here.
+  const double r = z - rint_by_shifter(z);  // in [-1/2, 1/2]
+  const double a = r < 0.0 ? -r : r;
+  const bool fold = a > 0.25;  // cos(2 pi a) = -cos(2 pi (1/2 - a))
+  const double c = cos_taylor_half_pi(kTwoPi * (fold ? 0.5 - a : a));
   return fold ? -c : c;
 }
 
@@ -52,6 +62,54 @@ CHAINSAW_HD double cos_two_pi(double z) {
   return cospi(2.0 * z);
 #else
   return cos_two_pi_polynomial(z);
+#endif
+}
+
+// pi in three parts (Cody and Waite) for cos_polynomial's reduction: the first two have at most
+// 32 significant bits, so k * part is exact for |k| < 2^21, and the third is the rest rounded.
+inline constexpr double kPiPart1 = 0x1.921fb544p+1;
+inline constexpr double kPiPart2 = 0x1.0b4611a6p-33;
+inline constexpr double kPiPart3 = 0x1.3198a2e037073p-68;
+inline constexpr double kInvPi = 0x1.45f306dc9c883p-2;
+
+// cos(x) of a general argument, branch-free, for the host (Griewank's cos(z / sqrt(i))):
+// k = rint(x / pi), r = x - k pi in [-pi/2, pi/2] by the three-part pi (x - k part1 is exact,
+// Sterbenz; the two later subtractions round once each, ~1e-16), and cos x = (-1)^k cos r.
+// Within 6e-16 of cos (absolute; tests/test_host_rng.cpp) for |x| < 2^21 pi, which covers every
+// domain here (Griewank's |z| <= 1200); beyond, k pi's products are no longer exact.
+CHAINSAW_HD double cos_polynomial(double x) {
+  const double k = rint_by_shifter(x * kInvPi);
+  const double r = ((x - k * kPiPart1) - k * kPiPart2) - k * kPiPart3;
+  const double half = 0.5 * k;
+  const bool odd = half != rint_by_shifter(half);  // a half-integer never equals its rint
+  const double c = cos_taylor_half_pi(r);
+  return odd ? -c : c;
+}
+
+CHAINSAW_HD double cos_any(double x) {
+#if defined(__CUDA_ARCH__)
+  return cos(x);
+#else
+  return cos_polynomial(x);
+#endif
+}
+
+// 1/sqrt(i) for Griewank's index i >= 1. On the host a float estimate (sqrt and divide at twice
+// the lanes of double's) and two Newton steps in double: relative error 1.5e-7, then 3.4e-14,
+// then the steps' own roundings, within 2.8e-16 (tests/test_host_rng.cpp). The double sqrt and
+// divide it replaces took a fifth of Griewank's 10^4-D run. On the GPU, rsqrt (within 1 ulp).
+CHAINSAW_HD double inv_sqrt_newton(double i) {
+  double y = static_cast<double>(1.0f / sqrtf(static_cast<float>(i)));
+  y = y * (1.5 - 0.5 * i * y * y);
+  y = y * (1.5 - 0.5 * i * y * y);
+  return y;
+}
+
+CHAINSAW_HD double inv_sqrt(double i) {
+#if defined(__CUDA_ARCH__)
+  return rsqrt(i);
+#else
+  return inv_sqrt_newton(i);
 #endif
 }
 
@@ -83,8 +141,10 @@ struct Griewank {
   using Index = double;
   using Partial = SumProductPartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Index i) {
-    p.sum += z * z / 4000.0;
-    p.product *= cos(z / sqrt(i));
+    // By the reciprocals (1/4000 rounded, 1/sqrt(i) within 3e-16): no per-gene divide or
+    // double sqrt, which cost more than the cosine in the vectorised host pass.
+    p.sum += z * z * (1.0 / 4000.0);
+    p.product *= detail::cos_any(z * detail::inv_sqrt(i));
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) {
     return p.sum - p.product + 1.0;

@@ -41,6 +41,47 @@ TEST(HostRng, CosTwoPiPolynomialIsWithin4e16OfLongDoubleCosAtRandomPoints) {
   EXPECT_EQ(detail::cos_two_pi_polynomial(-3.0), 1.0);
 }
 
+// Griewank's arguments z / sqrt(i) (|z| <= 1200), points next to the multiples of pi/2 (where
+// the reduction's k changes and cos crosses 0), and the far end of the stated range.
+TEST(HostRng, CosPolynomialIsWithin6e16OfLongDoubleCosAtRandomPoints) {
+  std::mt19937_64 gen(13);
+  std::uniform_real_distribution<double> domain(-1300.0, 1300.0), index(1.0, 1.0e6),
+      nudge(-1.0e-9, 1.0e-9), far(-0x1p21 * 3.14, 0x1p21 * 3.14);
+  std::uniform_int_distribution<int> quarter(-1700, 1700);
+  const long double half_pi = 1.570796326794896619231321691639751442L;
+  double worst = 0.0;
+  for (int n = 0; n < 400000; ++n) {
+    double x = 0.0;
+    switch (n % 4) {
+      case 0: x = domain(gen); break;
+      case 1: x = domain(gen) / std::sqrt(std::floor(index(gen))); break;
+      case 2: x = static_cast<double>(quarter(gen) * half_pi) + nudge(gen); break;
+      default: x = far(gen);
+    }
+    const long double exact = std::cos(static_cast<long double>(x));
+    worst = std::max(worst, static_cast<double>(std::fabs(detail::cos_polynomial(x) - exact)));
+  }
+  EXPECT_LT(worst, 6e-16);
+  EXPECT_EQ(detail::cos_polynomial(0.0), 1.0);
+  EXPECT_EQ(detail::cos_polynomial(-0.0), 1.0);
+}
+
+TEST(HostRng, InvSqrtNewtonIsWithin4e16RelativeOfLongDouble) {
+  std::mt19937_64 gen(14);
+  std::uniform_real_distribution<double> exponent(0.0, 31.0);
+  double worst = 0.0;
+  for (int n = 0; n < 400000; ++n) {
+    // Every index up to 2 * 10^5, then indices spread over [1, 2^31].
+    const double i = n < 200000 ? n + 1.0 : std::floor(std::pow(2.0, exponent(gen)));
+    const long double exact = 1.0L / std::sqrt(static_cast<long double>(i));
+    worst = std::max(worst,
+                     static_cast<double>(std::fabs(detail::inv_sqrt_newton(i) - exact) / exact));
+  }
+  EXPECT_LT(worst, 4e-16);
+  EXPECT_EQ(detail::inv_sqrt_newton(1.0), 1.0);
+  EXPECT_EQ(detail::inv_sqrt_newton(4.0), 0.5);
+}
+
 TEST(HostRng, LogPolynomialIsWithinAFewUlpOfLogAtRandomPoints) {
   std::mt19937_64 gen(12);
   std::uniform_real_distribution<double> unit(0.0, 1.0), exponent(-300.0, 300.0);
