@@ -65,23 +65,30 @@ def cpu_cases(a):
     ]
 
 
-def gpu_cases(a):
+def torch_rastrigin(a):
+    """The built-in rastrigin (its shift o from the problem seed, f(o) = -330) in PyTorch."""
     import torch
     o = torch.from_numpy(chainsaw.shift("rastrigin", a.dim, a.seed)).cuda()
 
-    def torch_rastrigin(x):
+    def rastrigin(x):
         z = x.double() - o
         return (z * z - 10.0 * torch.cos(2.0 * math.pi * z) + 10.0).sum(dim=1) - 330.0
+    return rastrigin
+
+
+def gpu_cases(a):
+    import torch
+    objective = torch_rastrigin(a)
     common = dict(dim=a.dim, evals=a.evals, seed=a.seed, backend="cuda")
 
     def user(fun, **extra):
         return lambda: chainsaw.minimize(fun, bounds=(-5.12, 5.12), array_module="torch",
                                          name="rastrigin", **common, **extra)
     cases = [("built-in rastrigin", lambda: chainsaw.minimize("rastrigin", **common)),
-             ("PyTorch objective, a Python call per evaluation", user(torch_rastrigin)),
-             ("PyTorch objective, cuda_graph=True", user(torch_rastrigin, cuda_graph=True))]
+             ("PyTorch objective, a Python call per evaluation", user(objective)),
+             ("PyTorch objective, cuda_graph=True", user(objective, cuda_graph=True))]
     try:  # one fused kernel per call where PyTorch's compiler (Triton) is installed
-        compiled = torch.compile(torch_rastrigin, dynamic=False)
+        compiled = torch.compile(objective, dynamic=False)
         compiled(torch.zeros((1, a.dim), device="cuda"))
         cases.append(("torch.compile'd objective, cuda_graph=True",
                       user(compiled, cuda_graph=True)))
@@ -95,11 +102,7 @@ def replay_floor(a):
     """What one evaluation of the PyTorch Rastrigin costs the GPU alone: one row, captured
     into a CUDA graph and replayed 2,000 times, eager and torch.compile'd."""
     import torch
-    o = torch.from_numpy(chainsaw.shift("rastrigin", a.dim, a.seed)).cuda()
-
-    def rastrigin(x):
-        z = x.double() - o
-        return (z * z - 10.0 * torch.cos(2.0 * math.pi * z) + 10.0).sum(dim=1) - 330.0
+    rastrigin = torch_rastrigin(a)
     x = torch.rand((1, a.dim), device="cuda") * 10.24 - 5.12
     for name, f in [("eager", rastrigin), ("compiled", torch.compile(rastrigin, dynamic=False))]:
         side = torch.cuda.Stream()
