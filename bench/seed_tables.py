@@ -131,24 +131,35 @@ def cells(a):
                              "nashed, kromer)")
 
 
+class Refused(Exception):
+    """chainsaw refused the cell's configuration (exit 2, one line): e.g. a function that a
+    backend's path does not evaluate. The cell is recorded as refused and the grid goes on."""
+
+
+def chainsaw_run(binary, args):
+    p = subprocess.run([binary, "run", *args, "-q"], capture_output=True, text=True)
+    if p.returncode == 2:
+        raise Refused(p.stderr.strip().removeprefix("chainsaw: error: "))
+    if p.returncode != 0:
+        raise SystemExit(f"chainsaw {' '.join(args)}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
 def run_cell(binary, args, runs, separate, sequential, path):
-    """One cell: `runs` runs with seeds 1..runs, one JSON (the --runs file layout)."""
-    if separate or sequential:
-        results = []
-        for seed in range(1, runs + 1):
-            p = subprocess.run([binary, "run", *args, "--seed", str(seed), "-q"],
-                               capture_output=True, text=True)
-            if p.returncode != 0:
-                raise SystemExit(f"chainsaw {' '.join(args)} --seed {seed}: {p.stderr.strip()}")
-            results.append(json.loads(p.stdout))
-        document = {"args": args, "runs": runs, "results": results}
-    else:
-        p = subprocess.run([binary, "run", *args, "--runs", str(runs), "--seed", "1", "-q"],
-                           capture_output=True, text=True)
-        if p.returncode != 0:
-            raise SystemExit(f"chainsaw {' '.join(args)} --runs {runs}: {p.stderr.strip()}")
-        document = json.loads(p.stdout) if runs > 1 else {"results": [json.loads(p.stdout)]}
-        document["args"] = args
+    """One cell: `runs` runs with seeds 1..runs, one JSON (the --runs file layout); a cell that
+    chainsaw refuses is kept as {"args", "refused": its one line}."""
+    try:
+        if separate or sequential:
+            results = [chainsaw_run(binary, [*args, "--seed", str(seed)])
+                       for seed in range(1, runs + 1)]
+            document = {"args": args, "runs": runs, "results": results}
+        else:
+            document = chainsaw_run(binary, [*args, "--runs", str(runs), "--seed", "1"])
+            if runs == 1:
+                document = {"results": [document]}
+            document["args"] = args
+    except Refused as refused:
+        document = {"args": args, "refused": str(refused)}
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         json.dump(document, f)
@@ -177,12 +188,18 @@ def cmd_run(a):
 
 # ---- report
 
-def load(folder):
+def load(folder, refused=None):
+    """The cells' documents by (experiment, cell); refused cells go to `refused` instead."""
     out = {}
     for path in sorted(glob.glob(os.path.join(folder, "*", "*.json"))):
         with open(path) as f:
-            out[(os.path.basename(os.path.dirname(path)),
-                 os.path.basename(path)[:-5])] = json.load(f)
+            doc = json.load(f)
+        key = (os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-5])
+        if "refused" in doc:
+            if refused is not None:
+                refused[key] = doc["refused"]
+        else:
+            out[key] = doc
     return out
 
 
@@ -320,7 +337,8 @@ def nashed_curves(docs, folder):
 
 
 def cmd_report(a):
-    docs = load(a.folder)
+    refused = {}
+    docs = load(a.folder, refused)
     lines = ["# Seed papers' experiments, run by chainsaw", ""]
     for title, make in (("Janssen et al. Table 3: time per run", janssen_time),
                         ("Janssen et al. Table 4: de against jde", janssen_rank),
@@ -330,6 +348,9 @@ def cmd_report(a):
                "Nashed et al. Table 2": "nashed", "Kromer et al. Table 1": "kromer"}[title]
         if any(k[0] == key for k in docs):
             lines += [f"## {title}", ""] + make(docs) + [""]
+    if refused:  # "—" in the tables above
+        lines += ["## Cells chainsaw refused", "", "| experiment | cell | why |", "|---|---|---|"]
+        lines += [f"| {k[0]} | {k[1]} | {why} |" for k, why in sorted(refused.items())] + [""]
     plots = nashed_curves(docs, a.folder)
     lines += [f"![{p}]({p})" for p in plots]
     with open(os.path.join(a.folder, "tables.md"), "w") as f:

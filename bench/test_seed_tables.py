@@ -71,6 +71,19 @@ def main():
         mean = sum(r["best_error"] for r in doc["results"]) / 2
         line = next(l for l in tables.splitlines() if l.startswith("| nashed-f3 |"))
         check(seed_tables.e(mean) in line, f"the table shows pso's mean error {mean}: {line}")
+        # A configuration the binary refuses (exit 2, one line) is a refused cell, not a stop;
+        # the real binary refuses a negative time limit.
+        cell = os.path.join(out, "nashed", "refused.json")
+        seed_tables.run_cell(binary, ["--function", "sphere", "--dim", "10", "--time-limit=-1s"],
+                             2, False, False, cell)
+        with open(cell) as f:
+            doc = json.load(f)
+        check("results" not in doc and doc["refused"] and "\n" not in doc["refused"],
+              f"a refused cell keeps its one line: {doc}")
+        subprocess.run([sys.executable, RUNNER, "report", out], capture_output=True, text=True)
+        with open(os.path.join(out, "tables.md")) as f:
+            check("| nashed | refused | " + doc["refused"] in f.read(),
+                  "the report lists the refused cell with its reason")
     print("test_seed_tables: OK")
     return 0
 

@@ -1,7 +1,6 @@
-// The Janssen benchmark functions on the GPU: a thread per row, each running the host's code
-// (janssen_value). At D <= 100 a row's z = M (x - o) is at most 10^4 FMAs per component; the
-// threads of a warp read M at the same address at the same time (a broadcast from L1), so the
-// simple form is enough for a benchmark whose rows are few hundred per batch.
+// The Janssen benchmark functions on the GPU for the batch-objective path: a block per row
+// (janssen_block_value: its threads make the components of z = M (x - o), at most 10^4 FMAs per
+// component at D <= 100, in parallel).
 #include <cuda_runtime.h>
 
 #include <map>
@@ -14,12 +13,13 @@ namespace chainsaw {
 
 namespace {
 
-constexpr int kJanssenThreads = 64;
+constexpr int kJanssenThreads = 128;  // a thread per component of z up to kJanssenMaxDim
+static_assert(kJanssenThreads >= kJanssenMaxDim);
 
-__global__ void janssen_kernel(JanssenView view, const real_t* genes, Dim pitch, int rows,
+__global__ void janssen_kernel(JanssenView view, const real_t* genes, Dim pitch,
                                double* fitness) {
-  const int r = static_cast<int>(blockIdx.x) * kJanssenThreads + static_cast<int>(threadIdx.x);
-  if (r < rows) fitness[r] = janssen_value(view, genes + static_cast<Dim>(r) * pitch);
+  const double f = janssen_block_value(view, genes + static_cast<Dim>(blockIdx.x) * pitch);
+  if (threadIdx.x == 0) fitness[blockIdx.x] = f;
 }
 
 // The copies of one instance, made on each device the first time it evaluates there (a CPU run
@@ -52,8 +52,8 @@ DeviceBatchFn janssen_device_batch(std::shared_ptr<const JanssenInstance> instan
                   DeviceStream stream) {
     if (rows <= 0) return;
     const JanssenView& view = copies->view();
-    const unsigned blocks = static_cast<unsigned>((rows + kJanssenThreads - 1) / kJanssenThreads);
-    janssen_kernel<<<blocks, kJanssenThreads, 0, stream>>>(view, genes, pitch, rows, fitness);
+    janssen_kernel<<<static_cast<unsigned>(rows), kJanssenThreads, 0, stream>>>(view, genes, pitch,
+                                                                               fitness);
     CHAINSAW_CUDA_CHECK_LAUNCH();
   };
 }

@@ -6,9 +6,9 @@
 // Every function reads x whole: z = M (x - o) is a matrix-vector product, the hybrids permute z
 // before splitting it, and the compositions weigh components by distances to all their optima.
 // So they are not per-gene terms: the engines make a vector's genes first and evaluate the
-// stored vector afterwards (the batch-objective path, fitness/external_objective.hpp), a thread
-// per vector on the GPU (fitness/janssen/device_janssen.cu). D <= 100 keeps a vector's z in
-// a thread's registers and local memory.
+// stored vector afterwards (the batch-objective path, fitness/external_objective.hpp); on the GPU
+// a block per vector, its threads making the components of z (fitness/janssen/device_janssen.cuh).
+// D <= 100 keeps a vector's y and z in a thread's local memory or a block's shared memory.
 #pragma once
 
 #include <cmath>
@@ -163,53 +163,57 @@ CHAINSAW_HD void janssen_part_sizes(const JanssenSpec& s, int dim, int* sizes) {
 }
 
 namespace detail {
-// z = M (x - o) over n variables; returns |x - o|^2 (the composition weights' distance).
-// y is scratch for x - o.
-CHAINSAW_HD double janssen_shift_rotate(const real_t* x, const double* o, const double* m, int n,
-                                        double* y, double* z) {
+// y = x - o over n variables; returns |x - o|^2 (the composition weights' distance).
+CHAINSAW_HD double janssen_shift(const real_t* x, const double* o, int n, double* y) {
   double distance2 = 0.0;
   for (int j = 0; j < n; ++j) {
     y[j] = static_cast<double>(x[j]) - o[j];
     distance2 += y[j] * y[j];
   }
-  for (int i = 0; i < n; ++i) {
-    double s = 0.0;
-    for (int j = 0; j < n; ++j) s += m[i * n + j] * y[j];
-    z[i] = s;
-  }
   return distance2;
+}
+// z_i = (M y)_i, M row-major n x n: one component of the rotation, summed in j order (the GPU
+// makes the components in parallel with the same sums).
+CHAINSAW_HD double janssen_rotate_row(const double* m, const double* y, int n, int i) {
+  double s = 0.0;
+  for (int j = 0; j < n; ++j) s += m[i * n + j] * y[j];
+  return s;
 }
 }  // namespace detail
 
-// f(x), f* included.
-CHAINSAW_HD double janssen_value(const JanssenView& v, const real_t* x) {
+// A composition's component c at its rotated point z: lambda_c g_c(z) + bias_c.
+CHAINSAW_HD double janssen_component(const JanssenSpec& s, int c, const double* z, int n) {
+  return s.lambda[c] * janssen_basic(s.basic[c], z, n) + s.bias[c];
+}
+
+// A composition's f from its components' values fit[c] and squared distances d2[c] to their
+// optima: f = sum w_i / sum w fit_i, w_i = exp(-d_i^2 / (2 D sigma_i^2)) / d_i; at an optimum
+// (d_i = 0) the official codes take w_i = 10^99, which leaves that component alone.
+CHAINSAW_HD double janssen_compose(const JanssenSpec& s, int n, const double* fit,
+                                   const double* d2) {
+  double w[kJanssenMaxComponents];
+  double w_max = 0.0, w_sum = 0.0;
+  for (int c = 0; c < s.components; ++c) {
+    w[c] = d2[c] != 0.0 ? sqrt(1.0 / d2[c]) * exp(-d2[c] / 2.0 / n / (s.sigma[c] * s.sigma[c]))
+                        : 1.0e99;
+    if (w[c] > w_max) w_max = w[c];
+    w_sum += w[c];
+  }
+  if (w_max == 0.0) {  // every weight underflowed: equal weights, as the official codes do
+    for (int c = 0; c < s.components; ++c) w[c] = 1.0;
+    w_sum = s.components;
+  }
+  double f = 0.0;
+  for (int c = 0; c < s.components; ++c) f += w[c] / w_sum * fit[c];
+  return f + s.optimum_value;
+}
+
+// A basic or hybrid function's f at z = M (x - o); y is scratch for the hybrid's permutation.
+// Hybrid: y = z permuted, cut into consecutive parts, one basic function on each.
+CHAINSAW_HD double janssen_rotated_value(const JanssenView& v, const double* z, double* y) {
   const JanssenSpec& s = v.spec;
   const int n = static_cast<int>(v.dim);
-  double y[kJanssenMaxDim], z[kJanssenMaxDim];
-  if (s.kind == JanssenKind::kComposition) {
-    // f = sum w_i / sum w (lambda_i g_i + bias_i), w_i = exp(-d_i^2 / (2 D sigma_i^2)) / d_i;
-    // at an optimum (d_i = 0) the official codes take w_i = 10^99, which leaves g_i alone.
-    double fit[kJanssenMaxComponents], w[kJanssenMaxComponents];
-    double w_max = 0.0, w_sum = 0.0;
-    for (int c = 0; c < s.components; ++c) {
-      const double d2 =
-          detail::janssen_shift_rotate(x, v.o + c * n, v.rotation + c * n * n, n, y, z);
-      fit[c] = s.lambda[c] * janssen_basic(s.basic[c], z, n) + s.bias[c];
-      w[c] = d2 != 0.0 ? sqrt(1.0 / d2) * exp(-d2 / 2.0 / n / (s.sigma[c] * s.sigma[c])) : 1.0e99;
-      if (w[c] > w_max) w_max = w[c];
-      w_sum += w[c];
-    }
-    if (w_max == 0.0) {  // every weight underflowed: equal weights, as the official codes do
-      for (int c = 0; c < s.components; ++c) w[c] = 1.0;
-      w_sum = s.components;
-    }
-    double f = 0.0;
-    for (int c = 0; c < s.components; ++c) f += w[c] / w_sum * fit[c];
-    return f + s.optimum_value;
-  }
-  detail::janssen_shift_rotate(x, v.o, v.rotation, n, y, z);
   if (s.kind == JanssenKind::kBasic) return janssen_basic(s.basic[0], z, n) + s.optimum_value;
-  // Hybrid: y = z permuted, cut into consecutive parts, one basic function on each.
   for (int k = 0; k < n; ++k) y[k] = z[v.perm[k]];
   int sizes[kJanssenMaxComponents];
   janssen_part_sizes(s, n, sizes);
@@ -217,6 +221,23 @@ CHAINSAW_HD double janssen_value(const JanssenView& v, const real_t* x) {
   for (int c = 0, begin = 0; c < s.components; begin += sizes[c], ++c)
     f += janssen_basic(s.basic[c], y + begin, sizes[c]);
   return f + s.optimum_value;
+}
+
+// f(x), f* included, on one thread (the host; the GPU shares a row's rotation among a block's
+// threads: fitness/janssen/device_janssen.cuh).
+CHAINSAW_HD double janssen_value(const JanssenView& v, const real_t* x) {
+  const JanssenSpec& s = v.spec;
+  const int n = static_cast<int>(v.dim);
+  double y[kJanssenMaxDim], z[kJanssenMaxDim];
+  const int parts = s.kind == JanssenKind::kComposition ? s.components : 1;
+  double fit[kJanssenMaxComponents], d2[kJanssenMaxComponents];
+  for (int c = 0; c < parts; ++c) {
+    d2[c] = detail::janssen_shift(x, v.o + c * n, n, y);
+    for (int i = 0; i < n; ++i) z[i] = detail::janssen_rotate_row(v.rotation + c * n * n, y, n, i);
+    if (s.kind != JanssenKind::kComposition) return janssen_rotated_value(v, z, y);
+    fit[c] = janssen_component(s, c, z, n);
+  }
+  return janssen_compose(s, n, fit, d2);
 }
 
 }  // namespace chainsaw

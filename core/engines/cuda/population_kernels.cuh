@@ -17,7 +17,7 @@
 
 #include "core/algorithms/population_ops.hpp"
 #include "core/types.hpp"
-#include "fitness/janssen/janssen.hpp"
+#include "fitness/janssen/device_janssen.cuh"
 #include "fitness/problem.hpp"
 #include "localsearch/solis_wets.hpp"
 #include "ssga/blx_alpha.hpp"
@@ -53,9 +53,9 @@ __device__ double block_fitness(typename Fn::Partial mine, typename Fn::Partial*
 }
 
 // The Janssen functions (fitness/janssen/janssen.hpp) read the row whole: the kernels make and
-// store its genes as for the per-gene functions (accumulating nothing), then one thread
-// evaluates the stored row and the block shares f. DE, jDE and PSO take this; Scatter Search's
-// improvement, whose candidates are never stored, does not.
+// store its genes as for the per-gene functions (accumulating nothing), then the block
+// evaluates the stored row together (janssen_block_value). DE, jDE and PSO take this; Scatter
+// Search's improvement, whose candidates are never stored, does not.
 struct JanssenRow : GenesOnly {};
 
 // f of the block's row: the per-gene partials reduced, or (JanssenRow) the stored row evaluated.
@@ -64,11 +64,7 @@ __device__ double row_fitness(typename Fn::Partial mine, typename Fn::Partial* p
                               const real_t* row, const JanssenView& janssen) {
   if constexpr (std::is_same_v<Fn, JanssenRow>) {
     __syncthreads();  // every thread's genes of the row are stored
-    if (threadIdx.x == 0) parts[0].sum = janssen_value(janssen, row);
-    __syncthreads();
-    const double f = parts[0].sum;
-    __syncthreads();  // parts may be reused
-    return f;
+    return janssen_block_value(janssen, row);
   } else {
     return block_fitness<Fn>(mine, parts, dim);
   }
