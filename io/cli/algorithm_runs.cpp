@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -81,9 +84,73 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// Where the members of one wave of time-limited --runs wait for each other: all are built
+// before any starts its clock, and none frees its memory before all have stopped.
+class Barrier {
+ public:
+  explicit Barrier(int parties) : parties_(parties) {}
+  void arrive_and_wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const int generation = generation_;
+    if (++arrived_ == parties_) {
+      arrived_ = 0;
+      ++generation_;
+      all_arrived_.notify_all();
+      return;
+    }
+    all_arrived_.wait(lock, [&] { return generation != generation_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable all_arrived_;
+  int parties_;
+  int arrived_ = 0;
+  int generation_ = 0;
+};
+
+// A member of a fenced wave passes `wave` twice whatever happens: once built (or failed), once
+// stopped (or failed), with its GPU memory still held.
+class Fences {
+ public:
+  explicit Fences(Barrier* wave) : wave_(wave) {}
+  void built() {
+    if (wave_ && !built_) {
+      built_ = true;
+      wave_->arrive_and_wait();
+    }
+  }
+  void stopped() {
+    built();
+    if (wave_ && !stopped_) {
+      stopped_ = true;
+      wave_->arrive_and_wait();
+    }
+  }
+
+ private:
+  Barrier* wave_;
+  bool built_ = false, stopped_ = false;
+};
+
+nlohmann::ordered_json fenced_one_of_many(const Config& config, const RunEnvironment& env,
+                                          bool profile, Fences& fences);
+
 // One run of any algorithm without progress line, signals or checkpoints: a member of --runs.
-nlohmann::ordered_json one_of_many(const Config& config, const RunEnvironment& env,
-                                   bool profile) {
+// `wave` (null: none) fences it with the other members of its wave (run_many).
+nlohmann::ordered_json one_of_many(const Config& config, const RunEnvironment& env, bool profile,
+                                   Barrier* wave = nullptr) {
+  Fences fences(wave);
+  try {
+    return fenced_one_of_many(config, env, profile, fences);
+  } catch (...) {
+    fences.stopped();
+    throw;
+  }
+}
+
+nlohmann::ordered_json fenced_one_of_many(const Config& config, const RunEnvironment& env,
+                                          bool profile, Fences& fences) {
   const auto setup_start = std::chrono::steady_clock::now();
   const Problem problem = make_problem(config);
   ProfileReport report;
@@ -99,6 +166,7 @@ nlohmann::ordered_json one_of_many(const Config& config, const RunEnvironment& e
     if (buckets) engine->set_profile(buckets);
     MaSwChains algorithm(config, problem, *engine);
     setup = seconds_since(setup_start);
+    fences.built();
     StopRule stop(config, problem.optimum_value);
     result = algorithm.run(add, [&stop](MaSwChains& a) {
       return !stop.check(a.counters().evaluations, a.population().best_fitness(),
@@ -107,12 +175,15 @@ nlohmann::ordered_json one_of_many(const Config& config, const RunEnvironment& e
     stop.at_end(result.counters.evaluations, result.best_fitness, result.wall_seconds);
     result.stop = stop.record();
     if (buckets) engine->flush_profile();
+    fences.stopped();
   } else {
     const std::unique_ptr<PopulationAlgorithm> algorithm =
         make_population_algorithm(config, problem, env.backend);
     algorithm->set_profile(buckets);
     setup = seconds_since(setup_start);
+    fences.built();
     result = algorithm->run(add);
+    fences.stopped();
   }
   run_env.setup_seconds = setup;
   report.clock = env.backend == Backend::kCuda ? "gpu_windows" : "steady_clock";
@@ -197,21 +268,50 @@ int run_many(const Config& config, RunEnvironment env, const AlgorithmRunOptions
   std::vector<nlohmann::ordered_json> results(static_cast<std::size_t>(k));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(k));
   const auto start = std::chrono::steady_clock::now();
-  auto run_one = [&](int i) {
+  auto run_one = [&](int i, Barrier* wave) {
     try {
       Config c = config;
       c.seed = config.seed + static_cast<std::uint64_t>(i);
       c.runs = 1;
-      results[static_cast<std::size_t>(i)] = one_of_many(c, env, o.profile);
+      results[static_cast<std::size_t>(i)] = one_of_many(c, env, o.profile, wave);
     } catch (...) {
       errors[static_cast<std::size_t>(i)] = std::current_exception();
     }
   };
-  // A run per thread; each run's own parallel loops then run serially (nested regions are
-  // inactive), and its result does not depend on the thread count. On the GPU each run's engine
-  // has its own stream: the runs' small launches and host round trips overlap.
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::min(k, env.threads))
-  for (int i = 0; i < k; ++i) run_one(i);
+  const int width = std::min(k, env.threads);
+  if (config.time_limit_seconds > 0.0) {
+    // Under a wall-clock budget the runs go in waves of `width`, fenced: all of a wave are
+    // built before any clock starts, and none frees its memory before all have stopped. On
+    // the GPU a cudaMalloc or cudaFree stalls the other threads' launches, and the first
+    // launch of each kernel loads it (lazily, under a lock): unfenced, the first runs spent
+    // their whole second on loading and later ones ran up to 5.7 s (bench/results/
+    // 2026-11-26-h100-seed-tables). A short run first loads the kernels outside every clock.
+    if (env.backend == Backend::kCuda) {
+      Config warm = config;
+      warm.runs = 1;
+      warm.time_limit_seconds = 0.0;
+      warm.max_evaluations = std::min<std::int64_t>(
+          config.max_evaluations, std::max<std::int64_t>(5000, 2 * config.algorithm_population()));
+      (void)one_of_many(warm, env, false);
+    }
+    for (int first = 0; first < k; first += width) {
+      const int members = std::min(width, k - first);
+      Barrier wave(members);
+      std::vector<std::thread> threads;
+      for (int m = 0; m < members; ++m)
+        threads.emplace_back([&, i = first + m] {
+          omp_set_num_threads(1);  // as a run inside the parallel loop below: serial inside
+          run_one(i, &wave);
+        });
+      for (std::thread& t : threads) t.join();
+    }
+  } else {
+    // A run per thread; each run's own parallel loops then run serially (nested regions are
+    // inactive), and its result does not depend on the thread count. On the GPU each run's
+    // engine has its own stream: the runs' small launches and host round trips overlap.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(width)
+    for (int i = 0; i < k; ++i) run_one(i, nullptr);
+  }
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   const double total = seconds_since(start);
