@@ -285,13 +285,21 @@ int run_many(const Config& config, RunEnvironment env, const AlgorithmRunOptions
     // the GPU a cudaMalloc or cudaFree stalls the other threads' launches, and the first
     // launch of each kernel loads it (lazily, under a lock): unfenced, the first runs spent
     // their whole second on loading and later ones ran up to 5.7 s (bench/results/
-    // 2026-11-26-h100-seed-tables). A short run first loads the kernels outside every clock.
+    // 2026-11-26-h100-seed-tables). A short run first loads the kernels outside every clock:
+    // two units of the algorithm (Scatter Search improves its whole pool at once on the GPU
+    // only when the budget covers every child's worst case).
     if (env.backend == Backend::kCuda) {
+      std::int64_t unit = config.algorithm_population();
+      if (config.algorithm == Algorithm::kScatterSearch) {
+        const std::int64_t r = config.ss_ref_best + config.ss_ref_diverse;
+        unit = r * (r - 1) * (1 + 2 * static_cast<std::int64_t>(config.ss_ls_iterations));
+      }
       Config warm = config;
       warm.runs = 1;
       warm.time_limit_seconds = 0.0;
       warm.max_evaluations = std::min<std::int64_t>(
-          config.max_evaluations, std::max<std::int64_t>(5000, 2 * config.algorithm_population()));
+          config.max_evaluations,
+          std::max<std::int64_t>(5000, config.algorithm_population() + 2 * unit));
       (void)one_of_many(warm, env, false);
     }
     for (int first = 0; first < k; first += width) {
