@@ -46,7 +46,7 @@ void evaluate_janssen_host(const JanssenInstance& instance, const real_t* genes,
                            int rows, double* out);
 
 // The batch objective the engines evaluate the function through: the host evaluation above and,
-// in a CUDA build, a kernel with a thread per row (fitness/janssen/device_janssen.cu), which
+// in a CUDA build, a kernel with a block per row (fitness/janssen/device_janssen.cu), which
 // copies the instance to a device the first time it runs there.
 std::shared_ptr<const BatchObjective> janssen_objective(
     const std::string& name, std::shared_ptr<const JanssenInstance> instance);
