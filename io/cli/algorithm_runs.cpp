@@ -133,22 +133,8 @@ class Fences {
   bool built_ = false, stopped_ = false;
 };
 
-nlohmann::ordered_json fenced_one_of_many(const Config& config, const RunEnvironment& env,
-                                          bool profile, Fences& fences);
-
-// One run of any algorithm without progress line, signals or checkpoints: a member of --runs.
-// `wave` (null: none) fences it with the other members of its wave (run_many).
-nlohmann::ordered_json one_of_many(const Config& config, const RunEnvironment& env, bool profile,
-                                   Barrier* wave = nullptr) {
-  Fences fences(wave);
-  try {
-    return fenced_one_of_many(config, env, profile, fences);
-  } catch (...) {
-    fences.stopped();
-    throw;
-  }
-}
-
+// One run of any algorithm without progress line, signals or checkpoints, passing `fences`
+// once built and once stopped.
 nlohmann::ordered_json fenced_one_of_many(const Config& config, const RunEnvironment& env,
                                           bool profile, Fences& fences) {
   const auto setup_start = std::chrono::steady_clock::now();
@@ -190,6 +176,40 @@ nlohmann::ordered_json fenced_one_of_many(const Config& config, const RunEnviron
   report.setup_seconds = setup;
   report.run_seconds = seconds_since(run_start);
   return result_to_json(config, run_env, result, &trace, buckets ? &report : nullptr);
+}
+
+// One run of any algorithm without progress line, signals or checkpoints: a member of --runs.
+// `wave` (null: none) fences it with the other members of its wave (run_many).
+nlohmann::ordered_json one_of_many(const Config& config, const RunEnvironment& env, bool profile,
+                                   Barrier* wave = nullptr) {
+  Fences fences(wave);
+  try {
+    return fenced_one_of_many(config, env, profile, fences);
+  } catch (...) {
+    fences.stopped();
+    throw;
+  }
+}
+
+// Loads the kernels that the runs of `config` launch, by running the first of them untimed: two
+// units of a population algorithm (each as the timed runs take it: Scatter Search improves its
+// whole pool at once only when the budget covers it), 5,000 evaluations of MA-SW-Chains (its
+// initial population, crossover batches and Solis-Wets applications).
+void load_kernels(const Config& config, const RunEnvironment& env) {
+  Config warm = config;
+  warm.runs = 1;
+  warm.time_limit_seconds = 0.0;
+  if (config.algorithm == Algorithm::kMaSwChains) {
+    warm.max_evaluations = std::min<std::int64_t>(config.max_evaluations, 5000);
+    (void)one_of_many(warm, env, false);
+    return;
+  }
+  const Problem problem = make_problem(warm);
+  const std::unique_ptr<PopulationAlgorithm> algorithm =
+      make_population_algorithm(warm, problem, env.backend);
+  algorithm->initialize();
+  algorithm->advance();
+  algorithm->advance();
 }
 
 struct Statistics {
@@ -285,23 +305,8 @@ int run_many(const Config& config, RunEnvironment env, const AlgorithmRunOptions
     // the GPU a cudaMalloc or cudaFree stalls the other threads' launches, and the first
     // launch of each kernel loads it (lazily, under a lock): unfenced, the first runs spent
     // their whole second on loading and later ones ran up to 5.7 s (bench/results/
-    // 2026-11-26-h100-seed-tables). A short run first loads the kernels outside every clock:
-    // two units of the algorithm (Scatter Search improves its whole pool at once on the GPU
-    // only when the budget covers every child's worst case).
-    if (env.backend == Backend::kCuda) {
-      std::int64_t unit = config.algorithm_population();
-      if (config.algorithm == Algorithm::kScatterSearch) {
-        const std::int64_t r = config.ss_ref_best + config.ss_ref_diverse;
-        unit = r * (r - 1) * (1 + 2 * static_cast<std::int64_t>(config.ss_ls_iterations));
-      }
-      Config warm = config;
-      warm.runs = 1;
-      warm.time_limit_seconds = 0.0;
-      warm.max_evaluations = std::min<std::int64_t>(
-          config.max_evaluations,
-          std::max<std::int64_t>(5000, config.algorithm_population() + 2 * unit));
-      (void)one_of_many(warm, env, false);
-    }
+    // 2026-11-26-h100-seed-tables). A short run first loads the kernels outside every clock.
+    if (env.backend == Backend::kCuda) load_kernels(config, env);
     for (int first = 0; first < k; first += width) {
       const int members = std::min(width, k - first);
       Barrier wave(members);
