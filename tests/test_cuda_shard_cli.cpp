@@ -26,37 +26,48 @@ class CudaShardCli : public test::MpiCliTest {
     if (IsSkipped()) return;
     if (cuda_device_count() < 2) GTEST_SKIP() << "fewer than 2 GPUs";
   }
+  // `ranks` GPUs against one GPU holding their `ranks` slices, the six paper functions.
+  void expect_ranks_equal_their_slices_on_one_gpu(int ranks) {
+    const std::string slices = std::to_string(ranks);
+    for (const char* function : test::kAllFunctions) {
+      SCOPED_TRACE(function);
+      const std::string args =
+          std::string(kGpuShardRun) + " --evals 2000 --function " + function + " --output ";
+      const test::Outcome one = chainsaw("run --gpu-slices " + slices + " " + args +
+                                         out_path("one.json"));
+      ASSERT_EQ(one.exit_code, 0) << one.err;
+      const test::Outcome sharded = on_ranks(ranks, "run --distribute shard " + args +
+                                                        out_path("sharded.json"));
+      ASSERT_EQ(sharded.exit_code, 0) << sharded.err;
+      const nlohmann::json result_sharded = result("sharded.json");
+      test::expect_same_run_result(result("one.json"), result_sharded);
+      EXPECT_EQ(result_sharded.at("config").at("gpu_slices"), ranks);
+    }
+  }
+  // A checkpoint of `ranks` GPUs (s.h5, Schwefel 1.2 at 1,500 evaluations) resumed on one GPU to
+  // 3,000 ends exactly as one GPU holding the `ranks` slices all along.
+  void expect_checkpoint_of_ranks_resumes_on_one_gpu(int ranks) {
+    const std::string args = std::string(kGpuShardRun) + " --function schwefel12";
+    ASSERT_EQ(chainsaw("run --gpu-slices " + std::to_string(ranks) + " " + args +
+                       " --evals 3000 --output " + out_path("whole.json")).exit_code,
+              0);
+    const test::Outcome first = on_ranks(ranks, "run --distribute shard " + args +
+                                                    " --evals 1500 --checkpoint " +
+                                                    out_path("s.h5"));
+    ASSERT_EQ(first.exit_code, 0) << first.err;
+    const test::Outcome one = chainsaw("resume " + out_path("s.h5") +
+                                       " --evals 3000 --quiet --output " + out_path("one.json"));
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    test::expect_same_run_result(result("whole.json"), result("one.json"));
+  }
 };
-using test::expect_same_run_result;
 
 TEST_F(CudaShardCli, TwoGpusGiveExactlyTheTwoSliceRunOfOneGpu) {
-  for (const char* function : test::kAllFunctions) {
-    SCOPED_TRACE(function);
-    const std::string args =
-        std::string(kGpuShardRun) + " --evals 2000 --function " + function + " --output ";
-    const test::Outcome one = chainsaw("run --gpu-slices 2 " + args + out_path("one.json"));
-    ASSERT_EQ(one.exit_code, 0) << one.err;
-    const test::Outcome two = on_ranks(2, "run --distribute shard " + args + out_path("two.json"));
-    ASSERT_EQ(two.exit_code, 0) << two.err;
-    const nlohmann::json sharded = result("two.json");
-    expect_same_run_result(result("one.json"), sharded);
-    EXPECT_EQ(sharded.at("config").at("gpu_slices"), 2);
-  }
+  expect_ranks_equal_their_slices_on_one_gpu(2);
 }
 
 TEST_F(CudaShardCli, ATwoGpuCheckpointResumesExactlyOnOneGpu) {
-  const std::string args = std::string(kGpuShardRun) + " --function schwefel12";
-  ASSERT_EQ(chainsaw("run --gpu-slices 2 " + args + " --evals 3000 --output " +
-                     out_path("whole.json")).exit_code,
-            0);
-  const test::Outcome first = on_ranks(2, "run --distribute shard " + args +
-                                              " --evals 1500 --checkpoint " + out_path("s.h5") +
-                                              " --output " + out_path("first.json"));
-  ASSERT_EQ(first.exit_code, 0) << first.err;
-  const test::Outcome one = chainsaw("resume " + out_path("s.h5") + " --evals 3000 --quiet" +
-                                     " --output " + out_path("one.json"));
-  ASSERT_EQ(one.exit_code, 0) << one.err;
-  expect_same_run_result(result("whole.json"), result("one.json"));
+  expect_checkpoint_of_ranks_resumes_on_one_gpu(2);
   // On another number of ranks the slices would differ: one line, no run.
   const test::Outcome three = on_ranks(3, "resume " + out_path("s.h5") +
                                               " --distribute shard --evals 3000 --quiet");
@@ -68,34 +79,8 @@ TEST_F(CudaShardCli, ATwoGpuCheckpointResumesExactlyOnOneGpu) {
 TEST_F(CudaShardCli, EveryGpuOfTheMachineGivesExactlyItsSliceRunOfOneGpu) {
   const int gpus = cuda_device_count();
   if (gpus < 3) GTEST_SKIP() << "2 GPUs: TwoGpusGiveExactlyTheTwoSliceRunOfOneGpu";
-  const std::string slices = std::to_string(gpus);
-  for (const char* function : test::kAllFunctions) {
-    SCOPED_TRACE(function);
-    const std::string args =
-        std::string(kGpuShardRun) + " --evals 2000 --function " + function + " --output ";
-    const test::Outcome one = chainsaw("run --gpu-slices " + slices + " " + args +
-                                       out_path("one.json"));
-    ASSERT_EQ(one.exit_code, 0) << one.err;
-    const test::Outcome all = on_ranks(gpus, "run --distribute shard " + args +
-                                                 out_path("all.json"));
-    ASSERT_EQ(all.exit_code, 0) << all.err;
-    const nlohmann::json sharded = result("all.json");
-    expect_same_run_result(result("one.json"), sharded);
-    EXPECT_EQ(sharded.at("config").at("gpu_slices"), gpus);
-  }
-  // Its checkpoint, resumed on one GPU, continues exactly.
-  const std::string args = std::string(kGpuShardRun) + " --function schwefel12";
-  ASSERT_EQ(chainsaw("run --gpu-slices " + slices + " " + args + " --evals 3000 --output " +
-                     out_path("whole.json")).exit_code,
-            0);
-  const test::Outcome first = on_ranks(gpus, "run --distribute shard " + args +
-                                                 " --evals 1500 --checkpoint " +
-                                                 out_path("s.h5"));
-  ASSERT_EQ(first.exit_code, 0) << first.err;
-  const test::Outcome resumed = chainsaw("resume " + out_path("s.h5") +
-                                         " --evals 3000 --quiet --output " + out_path("r.json"));
-  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  expect_same_run_result(result("whole.json"), result("r.json"));
+  expect_ranks_equal_their_slices_on_one_gpu(gpus);
+  expect_checkpoint_of_ranks_resumes_on_one_gpu(gpus);
 }
 
 }  // namespace
