@@ -6,7 +6,11 @@
 // first) and order[N, N + batch) the padding slots that the next crossover batch writes into.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 #include "localsearch/solis_wets.hpp"
@@ -57,5 +61,19 @@ class Population {
   std::vector<int> order_;
   std::vector<ChainRecord> chains_;
 };
+
+// order[0..capacity) = the slots sorted by (fitness, slot), best first: the index-only sort of
+// both engines (individuals never move). Doubles are ordered as a radix sort orders their bits
+// (-0 before +0), a total order, so ties fall to the slot and every backend sorts alike.
+inline void sort_slots_by_fitness(const double* fitness, int capacity, int* order) {
+  auto key = [](double f) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    return (bits >> 63) ? ~bits : bits | (std::uint64_t{1} << 63);
+  };
+  std::iota(order, order + capacity, 0);
+  std::stable_sort(order, order + capacity,
+                   [&](int a, int b) { return key(fitness[a]) < key(fitness[b]); });
+}
 
 }  // namespace chainsaw

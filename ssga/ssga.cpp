@@ -22,39 +22,24 @@ void draw_mating_candidates(int population_size, int count, CounterRng& rng, int
   }
 }
 
-int farthest_candidate(const double* distances, int count) {
-  return static_cast<int>(std::max_element(distances, distances + count) - distances);
-}
-
 std::int64_t ssga_batch(SsgaContext& ctx, int children) {
   const int n = ctx.population.size();
   const int cands = ctx.config.nam_candidates;
-  std::vector<int> mothers(static_cast<size_t>(children) * cands);
-  std::vector<int> candidates(mothers.size());
-  std::vector<double> distances(mothers.size());
+  std::vector<int> candidates(static_cast<size_t>(children) * cands);
   std::vector<ChildSpec> specs(static_cast<size_t>(children));
   {
+    // Every draw comes before the distances (the father takes none): all mating candidates,
+    // then each child's mutation.
     ScopedPhase timer(ctx.timers, Phase::kSelection);
     std::vector<int> ranks(static_cast<size_t>(cands));
     for (int c = 0; c < children; ++c) {
       int mother_rank;
       draw_mating_candidates(n, cands, ctx.rng, mother_rank, ranks.data());
-      for (int k = 0; k < cands; ++k) {
-        mothers[c * cands + k] = ctx.population.member(mother_rank);
-        candidates[c * cands + k] = ctx.population.member(ranks[k]);
-      }
+      specs[c].mother = ctx.population.member(mother_rank);
+      for (int k = 0; k < cands; ++k) candidates[c * cands + k] = ctx.population.member(ranks[k]);
     }
-  }
-  {
-    ScopedPhase timer(ctx.timers, Phase::kDistances);
-    ctx.engine.distances(mothers.data(), candidates.data(), children * cands, distances.data());
-  }
-  {
-    ScopedPhase timer(ctx.timers, Phase::kSelection);
     for (int c = 0; c < children; ++c) {
       ChildSpec& spec = specs[c];
-      spec.mother = mothers[c * cands];
-      spec.father = candidates[c * cands + farthest_candidate(&distances[c * cands], cands)];
       spec.slot = ctx.population.padding_slot(c);
       if (ctx.rng.bernoulli(ctx.config.mutation_probability)) {
         spec.mutated_gene =
@@ -64,10 +49,8 @@ std::int64_t ssga_batch(SsgaContext& ctx, int children) {
     }
   }
   std::vector<double> fitness(static_cast<size_t>(children));
-  {
-    ScopedPhase timer(ctx.timers, Phase::kCrossover);
-    ctx.engine.make_children(specs.data(), children, fitness.data());
-  }
+  ctx.engine.make_nam_children(specs.data(), candidates.data(), cands, children, fitness.data(),
+                               &ctx.timers);
   for (int c = 0; c < children; ++c) {
     ctx.population.fitness(specs[c].slot) = fitness[c];
     ctx.population.chain(specs[c].slot) = ChainRecord{};  // a new individual: no chain yet

@@ -1,5 +1,6 @@
-// The steady-state GA phase (seed 003 §4.1, algorithm.md 2a) as host decisions around two
-// engine operations: NAM distances and the fused crossover + evaluation of a batch of children.
+// The steady-state GA phase (seed 003 §4.1, algorithm.md 2a) as host decisions around one
+// engine operation: a batch of children by NAM (distances, the farthest candidate as father,
+// crossover and the children's evaluation).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include "core/population.hpp"
 #include "core/rng.hpp"
 #include "fitness/problem.hpp"
+#include "ssga/nam.hpp"
 
 namespace chainsaw {
 
@@ -17,9 +19,6 @@ namespace chainsaw {
 // members other than her are candidates to be the father (ranks into the sorted population).
 void draw_mating_candidates(int population_size, int count, CounterRng& rng, int& mother_rank,
                             int* candidate_ranks);
-
-// Index of the largest distance (the first one on ties): the farthest candidate wins.
-int farthest_candidate(const double* distances, int count);
 
 struct SsgaContext {
   const Config& config;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <set>
 #include <vector>
@@ -328,6 +329,14 @@ TEST(Ssga, BatchKeepsTheBestOfMembersAndChildrenAsMembers) {
     for (int rank = 0; rank < f.c.population_size; ++rank)
       ASSERT_LE(f.pop.fitness(f.pop.member(rank)), before[rank]) << "rank " << rank;
   }
+}
+
+TEST(Ssga, SlotSortIsByFitnessThenSlotWithMinusZeroFirst) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> f = {3.5, -0.0, inf, 0.0, -2.0, 3.5, -inf, 0.0, -0.0, 1e-300};
+  std::vector<int> order(f.size(), -1);
+  sort_slots_by_fitness(f.data(), static_cast<int>(f.size()), order.data());
+  EXPECT_EQ(order, (std::vector<int>{6, 4, 1, 8, 3, 7, 9, 0, 5, 2}));
 }
 
 TEST(Ssga, NewChildrenHaveNoChainAndQualifyForLocalSearch) {

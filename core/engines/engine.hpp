@@ -6,7 +6,9 @@
 // which holds because every rank runs the same host loop on identical values.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "core/profiling.hpp"
 #include "core/types.hpp"
 #include "localsearch/solis_wets.hpp"
+#include "ssga/nam.hpp"
 
 namespace chainsaw {
 
@@ -69,6 +72,29 @@ class Engine {
   virtual void distances(const int* from, const int* to, int count, double* out) = 0;
   // Makes and evaluates `count` children into their padding slots; fitness[i] of children[i].
   virtual void make_children(const ChildSpec* children, int count, double* fitness) = 0;
+  // A crossover batch by negative assortative mating: child i's father becomes the candidate
+  // (slots candidates[i * per_child + k]) farthest from its mother, written to
+  // children[i].father; then as make_children. Here the two passes with the choice on the
+  // host between them, timed as the distances and crossover phases when `timers` is given; the
+  // GPU fuses them behind one host wait (its time all in the crossover phase).
+  virtual void make_nam_children(ChildSpec* children, const int* candidates, int per_child,
+                                 int count, double* fitness, PhaseTimers* timers = nullptr) {
+    const auto pairs = static_cast<std::size_t>(count) * static_cast<std::size_t>(per_child);
+    std::vector<int> mothers(pairs);
+    for (std::size_t p = 0; p < pairs; ++p) mothers[p] = children[p / per_child].mother;
+    std::vector<double> distance(pairs);
+    {
+      std::optional<ScopedPhase> timer;
+      if (timers) timer.emplace(*timers, Phase::kDistances);
+      distances(mothers.data(), candidates, static_cast<int>(pairs), distance.data());
+    }
+    for (int i = 0; i < count; ++i)
+      children[i].father = candidates[i * per_child +
+                                      farthest_candidate(&distance[i * per_child], per_child)];
+    std::optional<ScopedPhase> timer;
+    if (timers) timer.emplace(*timers, Phase::kCrossover);
+    make_children(children, count, fitness);
+  }
   // One Solis-Wets application; the slot's genes, fitness and bias vector are updated in place.
   virtual LocalSearchResult solis_wets(const LocalSearchRequest& request) = 0;
   // order[0..capacity) = every slot sorted by (fitness, slot index), best first.

@@ -1,12 +1,11 @@
 #include "core/engines/cuda/cuda_engine.hpp"
 
-#include <cub/device/device_radix_sort.cuh>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -14,6 +13,7 @@
 #include "core/distributed/device_collective.hpp"
 #include "core/engines/cuda/device_passes.cuh"
 #include "core/error.hpp"
+#include "core/population.hpp"
 #include "core/rng.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/cec2010/device_cec2010.cuh"
@@ -107,9 +107,17 @@ __global__ void shift_values_kernel(Shift shift, Dim dim, real_t* o) {
   if (j < dim) o[j] = shift(j);
 }
 
-__global__ void iota_kernel(int* out, int count) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) out[i] = i;
+// NAM on the device, between the distances and the crossover of a fused batch: child c's father
+// is its candidate farthest from the mother (distances[c * per_child + k] of candidates[...]),
+// by the host loop's rule; `slots` then lists the children's slots for their evaluation.
+__global__ void choose_fathers_kernel(ChildSpec* specs, const int* candidates,
+                                      const double* distances, int per_child, int count,
+                                      int* slots) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= count) return;
+  const int first = c * per_child;
+  specs[c].father = candidates[first + farthest_candidate(distances + first, per_child)];
+  slots[c] = specs[c].slot;
 }
 
 int current_sm_count() {
@@ -118,15 +126,6 @@ int current_sm_count() {
   int sms = 0;
   CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   return sms;
-}
-
-std::size_t sort_temp_bytes(int capacity) {
-  std::size_t bytes = 0;
-  CHAINSAW_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, static_cast<double*>(nullptr),
-                                                    static_cast<double*>(nullptr),
-                                                    static_cast<int*>(nullptr),
-                                                    static_cast<int*>(nullptr), capacity));
-  return bytes;
 }
 
 std::string gib(std::size_t bytes) {
@@ -423,8 +422,7 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
                  external_device_bytes(problem, launch.max_rows) +
                  (held + (sharded ? static_cast<std::size_t>(shard_ranks) : 0)) *
                      launch.partial_slots * sizeof(PrefixSquarePartial) +
-                 sort_temp_bytes(config.capacity()) +
-                 static_cast<std::size_t>(config.capacity()) * (3 * sizeof(double) + 2 * sizeof(int)) +
+                 static_cast<std::size_t>(config.capacity()) * sizeof(double) +
                  static_cast<std::size_t>(launch.max_rows) *
                      (sizeof(ChildSpec) + 3 * sizeof(int) + sizeof(double) + sizeof(unsigned));
   return plan;
@@ -482,16 +480,19 @@ struct CudaEngine::Impl {
 
   CudaStream stream;
   DeviceBuffer<real_t> genes, bias;
-  DeviceBuffer<double> fitness, sorted_fitness, row_out;
+  DeviceBuffer<double> fitness, row_out;
+  // Every slot's fitness as the engine returned it: the index sort runs on the host, where the
+  // values already are (a device sort cost a launch, a copy and a host wait per batch).
+  std::vector<double> host_fitness;
   DeviceBuffer<curandState> rng;
   DeviceBuffer<curandState> rng_alt;  // Solis-Wets: the states after a step's forward move
-  DeviceBuffer<unsigned char> partials, sort_temp;
+  DeviceBuffer<unsigned char> partials;
   DeviceBuffer<unsigned> tickets;
   DeviceBuffer<ChildSpec> specs;
-  DeviceBuffer<int> rows_a, rows_b, slot_ids, order;
+  DeviceBuffer<int> rows_a, rows_b;
   DeviceBuffer<device::SwDeviceState> sw_state;
   PinnedBuffer<ChildSpec> host_specs;
-  PinnedBuffer<int> host_a, host_b, host_order;
+  PinnedBuffer<int> host_a, host_b;
   PinnedBuffer<double> host_out;
   PinnedBuffer<device::SwDeviceState> host_sw;
   // A built-in function's o, for its evaluation pass (reads_stored_shift); empty otherwise.
@@ -539,7 +540,6 @@ struct CudaEngine::Impl {
     genes = DeviceBuffer<real_t>(slot_genes);
     bias = DeviceBuffer<real_t>(slot_genes);
     fitness = DeviceBuffer<double>(capacity);
-    sorted_fitness = DeviceBuffer<double>(capacity);
     row_out = DeviceBuffer<double>(launch.max_rows);
     const auto slices_held = static_cast<std::size_t>(layout.held);
     rng = DeviceBuffer<curandState>(slices_held * launch.rng_states);
@@ -553,18 +553,14 @@ struct CudaEngine::Impl {
                                              launch.partial_slots * sizeof(PrefixSquarePartial));
       profiled_collective = std::make_unique<ProfiledCollective>(*collective, timeline);
     }
-    sort_temp = DeviceBuffer<unsigned char>(std::max<std::size_t>(1, sort_temp_bytes(capacity)));
     tickets = DeviceBuffer<unsigned>(launch.max_rows);
     specs = DeviceBuffer<ChildSpec>(launch.max_rows);
     rows_a = DeviceBuffer<int>(launch.max_rows);
     rows_b = DeviceBuffer<int>(launch.max_rows);
-    slot_ids = DeviceBuffer<int>(capacity);
-    order = DeviceBuffer<int>(capacity);
     sw_state = DeviceBuffer<device::SwDeviceState>(1);
     host_specs = PinnedBuffer<ChildSpec>(launch.max_rows);
     host_a = PinnedBuffer<int>(launch.max_rows);
     host_b = PinnedBuffer<int>(launch.max_rows);
-    host_order = PinnedBuffer<int>(capacity);
     host_out = PinnedBuffer<double>(launch.max_rows);
     host_sw = PinnedBuffer<device::SwDeviceState>(1);
 
@@ -628,10 +624,9 @@ struct CudaEngine::Impl {
     std::vector<double> inf(static_cast<std::size_t>(capacity), std::numeric_limits<double>::infinity());
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(fitness.data(), inf.data(), fitness.bytes(),
                                       cudaMemcpyHostToDevice, s));
+    host_fitness = inf;
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(genes.data(), 0, genes.bytes(), s));  // padding lanes
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(bias.data(), 0, bias.bytes(), s));
-    iota_kernel<<<(capacity + 255) / 256, 256, 0, s>>>(slot_ids.data(), capacity);
-    CHAINSAW_CUDA_CHECK_LAUNCH();
     const unsigned rng_blocks = static_cast<unsigned>((rng.size() + 255) / 256);
     // Timed once per run (two events), whether or not it profiles.
     rng_init_seconds = stream_seconds(s, [&] {
@@ -734,6 +729,31 @@ struct CudaEngine::Impl {
     sync();
     std::copy(host_out.data(), host_out.data() + count, out);
   }
+  void record_fitness(const int* slots, const double* values, int count) {
+    for (int i = 0; i < count; ++i) host_fitness[slots[i]] = values[i];
+  }
+  // A sharded rank counts the mutated gene from its first gene.
+  std::vector<ChildSpec> local_specs(const ChildSpec* children, int count) const {
+    std::vector<ChildSpec> local(children, children + count);
+    for (ChildSpec& c : local)
+      if (c.mutated_gene >= 0) c.mutated_gene -= own.first;
+    return local;
+  }
+  // Distances of the pairs staged in rows_a and rows_b (from, to: the same slots) into row_out.
+  void launch_distances(const int* from, const int* to, int rows) {
+    device::DistanceOp op{genes.data(), pitch, rows_a.data(), rows_b.data(), row_out.data()};
+    timeline.mark(Bucket::kDistances);
+    if (profile) count_vectors(profile, Bucket::kDistances, distinct_rows(from, to, rows), own.count);
+    launch_reduce(op, device::SquareTerm{}, Spread::kBatch, rows);
+  }
+  // Crossover of the specs staged in `specs` (slots: the children's); their f into row_out.
+  // Functions evaluated apart from the pass read the children's slots from rows_a.
+  void launch_children(const int* slots, int count) {
+    timeline.mark(Bucket::kCrossover);  // BLX-alpha, BGA, their XORWOW draws and f, fused
+    count_vectors(profile, Bucket::kCrossover, 3.0 * count, own.count);
+    passes->make_children(context(), specs.data(), count);
+    if (stored_evaluation) launch_evaluation(slots, count);
+  }
   // A user objective's f of the slots staged in rows_a[0..rows) (host_slots: the same slots):
   // slots that follow each other in memory go to the callback in one call.
   void launch_external_evaluation(const int* host_slots, int rows) {
@@ -815,6 +835,7 @@ void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
       m.launch_evaluation(slots.data() + first, rows);
     m.rows_to_host(fitness + first, rows);
   }
+  for (int i = 0; i < total; ++i) m.host_fitness[slots[i]] = fitness[i];
 }
 
 void CudaEngine::distances(const int* from, const int* to, int count, double* out) {
@@ -823,13 +844,7 @@ void CudaEngine::distances(const int* from, const int* to, int count, double* ou
     const int rows = std::min(m.launch.max_rows, count - first);
     m.to_device(m.rows_a.data(), m.host_a, from + first, rows);
     m.to_device(m.rows_b.data(), m.host_b, to + first, rows);
-    device::DistanceOp op{m.genes.data(), m.pitch, m.rows_a.data(), m.rows_b.data(),
-                          m.row_out.data()};
-    m.timeline.mark(Bucket::kDistances);
-    if (m.profile)
-      count_vectors(m.profile, Bucket::kDistances, distinct_rows(from + first, to + first, rows),
-                    m.own.count);
-    m.launch_reduce(op, device::SquareTerm{}, Spread::kBatch, rows);
+    m.launch_distances(from + first, to + first, rows);
     m.rows_to_host(out + first, rows);
   }
 }
@@ -837,24 +852,42 @@ void CudaEngine::distances(const int* from, const int* to, int count, double* ou
 void CudaEngine::make_children(const ChildSpec* children, int count, double* fitness) {
   Impl& m = *impl_;
   CHAINSAW_EXPECTS(count <= m.launch.rng_rows, "more children than padding slots");
-  std::vector<ChildSpec> local;  // a sharded rank counts the mutated gene from its first
-  if (m.own.first != 0) {
-    local.assign(children, children + count);
-    for (ChildSpec& c : local)
-      if (c.mutated_gene >= 0) c.mutated_gene -= m.own.first;
-    children = local.data();
-  }
-  m.to_device(m.specs.data(), m.host_specs, children, count);
-  m.timeline.mark(Bucket::kCrossover);  // BLX-alpha, BGA, their XORWOW draws and f, fused
-  count_vectors(m.profile, Bucket::kCrossover, 3.0 * count, m.own.count);
-  m.passes->make_children(m.context(), m.specs.data(), count);
-  if (m.stored_evaluation) {  // the children were only made: evaluate them
-    std::vector<int> slots(static_cast<std::size_t>(count));
-    for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
-    m.to_device(m.rows_a.data(), m.host_a, slots.data(), count);
-    m.launch_evaluation(slots.data(), count);
-  }
+  m.to_device(m.specs.data(), m.host_specs, m.local_specs(children, count).data(), count);
+  std::vector<int> slots(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
+  if (m.stored_evaluation) m.to_device(m.rows_a.data(), m.host_a, slots.data(), count);
+  m.launch_children(slots.data(), count);
   m.rows_to_host(fitness, count);
+  m.record_fitness(slots.data(), fitness, count);
+}
+
+// The distances, the fathers, the crossover and the children's f in one stream, one host wait.
+void CudaEngine::make_nam_children(ChildSpec* children, const int* candidates, int per_child,
+                                   int count, double* fitness, PhaseTimers* timers) {
+  Impl& m = *impl_;
+  std::optional<ScopedPhase> timer;
+  if (timers) timer.emplace(*timers, Phase::kCrossover);
+  const int pairs = count * per_child;
+  CHAINSAW_EXPECTS(count <= m.launch.rng_rows && pairs <= m.launch.max_rows,
+                   "more children or mating candidates than a batched launch has rows");
+  std::vector<int> mothers(static_cast<std::size_t>(pairs));
+  for (int p = 0; p < pairs; ++p) mothers[p] = children[p / per_child].mother;
+  m.to_device(m.rows_a.data(), m.host_a, mothers.data(), pairs);
+  m.to_device(m.rows_b.data(), m.host_b, candidates, pairs);
+  m.to_device(m.specs.data(), m.host_specs, m.local_specs(children, count).data(), count);
+  m.launch_distances(mothers.data(), candidates, pairs);
+  // rows_a is free once the distances have read it: the children's slots for their evaluation.
+  choose_fathers_kernel<<<(count + 127) / 128, 128, 0, m.stream.get()>>>(
+      m.specs.data(), m.rows_b.data(), m.row_out.data(), per_child, count, m.rows_a.data());
+  CHAINSAW_CUDA_CHECK_LAUNCH();
+  std::vector<int> slots(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
+  m.launch_children(slots.data(), count);
+  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_specs.data(), m.specs.data(), sizeof(ChildSpec) * count,
+                                    cudaMemcpyDeviceToHost, m.stream.get()));
+  m.rows_to_host(fitness, count);
+  for (int i = 0; i < count; ++i) children[i].father = m.host_specs.data()[i].father;
+  m.record_fitness(slots.data(), fitness, count);
 }
 
 LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
@@ -950,6 +983,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
 
   LocalSearchResult result;
   result.fitness = h.f_current;
+  m.host_fitness[request.slot] = h.f_current;
   result.state = SolisWetsState{h.rho, h.successes, h.failures};
   result.evaluations = h.evaluations;
   return result;
@@ -957,17 +991,8 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
 
 void CudaEngine::sort_slots(int* order) {
   Impl& m = *impl_;
-  std::size_t temp_bytes = m.sort_temp.size();
-  m.timeline.mark(Bucket::kSort);
-  // Radix sort is stable and the values start as 0..capacity-1: ties keep slot order, so this
-  // is the sort by (fitness, slot) of the host backend.
-  CHAINSAW_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
-      m.sort_temp.data(), temp_bytes, m.fitness.data(), m.sorted_fitness.data(), m.slot_ids.data(),
-      m.order.data(), m.capacity, 0, 64, m.stream.get()));
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_order.data(), m.order.data(), sizeof(int) * m.capacity,
-                                    cudaMemcpyDeviceToHost, m.stream.get()));
-  m.sync();
-  std::copy(m.host_order.data(), m.host_order.data() + m.capacity, order);
+  ScopedBucket timer(m.profile, Bucket::kSort);
+  sort_slots_by_fitness(m.host_fitness.data(), m.capacity, order);
 }
 
 void CudaEngine::read_genes(int slot, real_t* out) {
@@ -1013,6 +1038,7 @@ void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
     m.launch_evaluation(slots.data() + first, rows);
     m.rows_to_host(fitness + first, rows);
   }
+  m.record_fitness(slots.data(), fitness, total);
 }
 
 double CudaEngine::fitness(int slot) {
@@ -1074,6 +1100,7 @@ void CudaEngine::restore_fitness(const double* fitness) {
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.fitness.data(), fitness, m.fitness.bytes(),
                                     cudaMemcpyHostToDevice, m.stream.get()));
   m.stream.synchronize();
+  m.host_fitness.assign(fitness, fitness + m.capacity);
 }
 
 RngSnapshot CudaEngine::save_rng() {

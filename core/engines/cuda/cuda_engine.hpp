@@ -51,6 +51,8 @@ class CudaEngine final : public Engine {
   void initialize(const std::vector<int>& slots, double* fitness) override;
   void distances(const int* from, const int* to, int count, double* out) override;
   void make_children(const ChildSpec* children, int count, double* fitness) override;
+  void make_nam_children(ChildSpec* children, const int* candidates, int per_child, int count,
+                         double* fitness, PhaseTimers* timers = nullptr) override;
   LocalSearchResult solis_wets(const LocalSearchRequest& request) override;
   void sort_slots(int* order) override;
 

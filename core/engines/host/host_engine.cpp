@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/population.hpp"
 #include "core/engines/host/host_passes.hpp"
 #include "core/rng.hpp"
 #include "fitness/host_fitness.hpp"
@@ -327,10 +328,7 @@ void HostEngine::set_profile(KernelProfile* profile) {
 
 void HostEngine::sort_slots(int* order) {
   ScopedBucket timer(profile_, Bucket::kSort);
-  std::iota(order, order + capacity_, 0);
-  std::sort(order, order + capacity_, [this](int a, int b) {
-    return fitness_[a] < fitness_[b] || (fitness_[a] == fitness_[b] && a < b);
-  });
+  sort_slots_by_fitness(fitness_.data(), capacity_, order);
 }
 
 void HostEngine::read_genes(int slot, real_t* out) {
