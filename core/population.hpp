@@ -72,8 +72,10 @@ inline void sort_slots_by_fitness(const double* fitness, int capacity, int* orde
     return (bits >> 63) ? ~bits : bits | (std::uint64_t{1} << 63);
   };
   std::iota(order, order + capacity, 0);
-  std::stable_sort(order, order + capacity,
-                   [&](int a, int b) { return key(fitness[a]) < key(fitness[b]); });
+  std::sort(order, order + capacity, [&](int a, int b) {
+    const std::uint64_t ka = key(fitness[a]), kb = key(fitness[b]);
+    return ka < kb || (ka == kb && a < b);
+  });
 }
 
 }  // namespace chainsaw

@@ -379,16 +379,20 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
     const Partial block_partial =
         block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
-    if (threadIdx.x == 0) {
+    // One block settles its own partial (thread 0 holds it): no trip through memory, no fence.
+    if (threadIdx.x == 0 && !one_block) {
       block_partials[blockIdx.x] = block_partial;
       __threadfence();  // publish the partial before taking a ticket
-      is_last = one_block || atomicAdd(ticket, 1u) == gridDim.x - 1;
+      is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
     }
-    __syncthreads();
-    if (is_last) {
-      __threadfence();  // see every other block's partial
-      const Partial total = block_reduce_ordered(L2Items<Partial>{block_partials},
-                                                 static_cast<int>(gridDim.x), scratch);
+    if (!one_block) __syncthreads();
+    if (one_block || is_last) {
+      Partial total = block_partial;
+      if (!one_block) {
+        __threadfence();  // see every other block's partial
+        total = block_reduce_ordered(L2Items<Partial>{block_partials},
+                                     static_cast<int>(gridDim.x), scratch);
+      }
       if (threadIdx.x == 0) {
         SwDeviceState next = s;
         op.settle(next, pair, total);

@@ -263,8 +263,9 @@ TEST(CudaDistances, EqualHostDistancesForAWholeBatch) {
   }
 }
 
-// The fused NAM batch (distances, fathers, crossover and f behind one host wait) takes the
-// decisions and makes the bits of the two passes with the host choosing the fathers between.
+// The fused NAM batch (distances, fathers, crossover and f behind one host wait; a CUDA graph
+// per batch size, replayed on new values) takes the decisions and makes the bits of the two
+// passes with the host choosing the fathers between them: full and partial batches, replayed.
 TEST(CudaNam, FusedBatchEqualsDistancesThenChildrenBitForBit) {
   REQUIRE_GPU();
   for (const char* function : {"rastrigin", "schwefel12"}) {
@@ -279,54 +280,58 @@ TEST(CudaNam, FusedBatchEqualsDistancesThenChildrenBitForBit) {
         fused.write_genes(s, xs.back().data());
         two_pass.write_genes(s, xs.back().data());
       }
-      const int per_child = config.nam_candidates, n = config.batch;
-      std::vector<ChildSpec> a(static_cast<size_t>(n)), b;
-      std::vector<int> candidates;
+      const int per_child = config.nam_candidates;
       CounterRng rng(55);
-      for (int c = 0; c < n; ++c) {
-        a[c].mother = static_cast<int>(rng.below(config.population_size));
-        for (int k = 0; k < per_child; ++k)
-          candidates.push_back((a[c].mother + 1 + k * 7 + c) % config.population_size);
-        a[c].father = -1;
-        a[c].slot = config.population_size + c;
-        if (c % 3 == 0) {
-          a[c].mutated_gene = static_cast<Dim>(rng.below(static_cast<std::uint64_t>(dim)));
-          a[c].mutation_step = 0.37;
-        }
-      }
-      b = a;
-      std::vector<double> fa(static_cast<size_t>(n)), fb(static_cast<size_t>(n));
-      fused.make_nam_children(a.data(), candidates.data(), per_child, n, fa.data());
-      two_pass.Engine::make_nam_children(b.data(), candidates.data(), per_child, n, fb.data());
       int not_first = 0;
-      for (int c = 0; c < n; ++c) {
-        ASSERT_EQ(a[c].father, b[c].father) << "child " << c;
-        EXPECT_EQ(fa[c], fb[c]) << "child " << c;
-        not_first += a[c].father != candidates[c * per_child];
-        // The father is the farthest candidate by the float64 distance of the genes.
-        double farthest = -1.0;
-        int expected = -1;
-        for (int k = 0; k < per_child; ++k) {
-          const int cand = candidates[c * per_child + k];
-          double d = 0.0;
-          for (Dim j = 0; j < dim; ++j) {
-            const double diff = static_cast<double>(xs[a[c].mother][j]) - xs[cand][j];
-            d += diff * diff;
+      for (int n : {config.batch, 7, config.batch}) {
+        SCOPED_TRACE("batch of " + std::to_string(n));
+        std::vector<ChildSpec> a(static_cast<size_t>(n));
+        std::vector<int> candidates;
+        for (int c = 0; c < n; ++c) {
+          a[c].mother = static_cast<int>(rng.below(config.population_size));
+          const int step = 1 + static_cast<int>(rng.below(config.population_size - 4));
+          for (int k = 0; k < per_child; ++k)
+            candidates.push_back((a[c].mother + 1 + k * step) % config.population_size);
+          a[c].father = -1;
+          a[c].slot = config.population_size + c;
+          if (rng.bernoulli(0.3)) {
+            a[c].mutated_gene = static_cast<Dim>(rng.below(static_cast<std::uint64_t>(dim)));
+            a[c].mutation_step = 0.37;
           }
-          if (d > farthest) farthest = d, expected = cand;
         }
-        EXPECT_EQ(a[c].father, expected) << "child " << c;
-        std::vector<real_t> ga(static_cast<size_t>(dim)), gb(static_cast<size_t>(dim));
-        fused.read_genes(a[c].slot, ga.data());
-        two_pass.read_genes(b[c].slot, gb.data());
-        ASSERT_EQ(ga, gb) << "child " << c;
-        EXPECT_EQ(fused.fitness(a[c].slot), fa[c]);
+        std::vector<ChildSpec> b = a;
+        std::vector<double> fa(static_cast<size_t>(n)), fb(static_cast<size_t>(n));
+        fused.make_nam_children(a.data(), candidates.data(), per_child, n, fa.data());
+        two_pass.Engine::make_nam_children(b.data(), candidates.data(), per_child, n, fb.data());
+        for (int c = 0; c < n; ++c) {
+          ASSERT_EQ(a[c].father, b[c].father) << "child " << c;
+          EXPECT_EQ(fa[c], fb[c]) << "child " << c;
+          not_first += a[c].father != candidates[c * per_child];
+          // The father is the farthest candidate by the float64 distance of the genes.
+          double farthest = -1.0;
+          int expected = -1;
+          for (int k = 0; k < per_child; ++k) {
+            const int cand = candidates[c * per_child + k];
+            double d = 0.0;
+            for (Dim j = 0; j < dim; ++j) {
+              const double diff = static_cast<double>(xs[a[c].mother][j]) - xs[cand][j];
+              d += diff * diff;
+            }
+            if (d > farthest) farthest = d, expected = cand;
+          }
+          EXPECT_EQ(a[c].father, expected) << "child " << c;
+          std::vector<real_t> ga(static_cast<size_t>(dim)), gb(static_cast<size_t>(dim));
+          fused.read_genes(a[c].slot, ga.data());
+          two_pass.read_genes(b[c].slot, gb.data());
+          ASSERT_EQ(ga, gb) << "child " << c;
+          EXPECT_EQ(fused.fitness(a[c].slot), fa[c]);
+        }
+        std::vector<int> oa(static_cast<size_t>(config.capacity())), ob(oa.size());
+        fused.sort_slots(oa.data());
+        two_pass.sort_slots(ob.data());
+        EXPECT_EQ(oa, ob);
       }
       EXPECT_GT(not_first, 0);  // the choice was not always the first candidate
-      std::vector<int> oa(static_cast<size_t>(config.capacity())), ob(oa.size());
-      fused.sort_slots(oa.data());
-      two_pass.sort_slots(ob.data());
-      EXPECT_EQ(oa, ob);
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <sstream>
@@ -484,6 +485,10 @@ struct CudaEngine::Impl {
   // Every slot's fitness as the engine returned it: the index sort runs on the host, where the
   // values already are (a device sort cost a launch, a copy and a host wait per batch).
   std::vector<double> host_fitness;
+  // The NAM batch as a CUDA graph, by (children, candidates per child): plain runs only (a
+  // sharded pass exchanges through the host's communicator, a user objective calls back).
+  bool batch_graphs = false;
+  std::map<std::pair<int, int>, CudaGraphExec> nam_graphs;
   DeviceBuffer<curandState> rng;
   DeviceBuffer<curandState> rng_alt;  // Solis-Wets: the states after a step's forward move
   DeviceBuffer<unsigned char> partials;
@@ -606,6 +611,7 @@ struct CudaEngine::Impl {
       stored_o_window = PersistingL2Window(stored_o.data(), stored_o.bytes());
     }
     stored_evaluation = gpu_evaluates_stored_vectors(problem);
+    batch_graphs = comm == nullptr && !problem.is_external() && device::batch_graphs_wanted();
     if (problem.is_external() && problem.external->device_passes) {
       passes = problem.external->device_passes;
     } else {
@@ -861,7 +867,9 @@ void CudaEngine::make_children(const ChildSpec* children, int count, double* fit
   m.record_fitness(slots.data(), fitness, count);
 }
 
-// The distances, the fathers, the crossover and the children's f in one stream, one host wait.
+// The distances, the fathers, the crossover and the children's f in one stream, one host wait;
+// in a plain run, not profiled, all of it is one CUDA graph per batch size, replayed on the newly
+// staged values (one launch instead of eight calls: --runs threads contend for the driver).
 void CudaEngine::make_nam_children(ChildSpec* children, const int* candidates, int per_child,
                                    int count, double* fitness, PhaseTimers* timers) {
   Impl& m = *impl_;
@@ -870,22 +878,40 @@ void CudaEngine::make_nam_children(ChildSpec* children, const int* candidates, i
   const int pairs = count * per_child;
   CHAINSAW_EXPECTS(count <= m.launch.rng_rows && pairs <= m.launch.max_rows,
                    "more children or mating candidates than a batched launch has rows");
-  std::vector<int> mothers(static_cast<std::size_t>(pairs));
-  for (int p = 0; p < pairs; ++p) mothers[p] = children[p / per_child].mother;
-  m.to_device(m.rows_a.data(), m.host_a, mothers.data(), pairs);
-  m.to_device(m.rows_b.data(), m.host_b, candidates, pairs);
-  m.to_device(m.specs.data(), m.host_specs, m.local_specs(children, count).data(), count);
-  m.launch_distances(mothers.data(), candidates, pairs);
-  // rows_a is free once the distances have read it: the children's slots for their evaluation.
-  choose_fathers_kernel<<<(count + 127) / 128, 128, 0, m.stream.get()>>>(
-      m.specs.data(), m.rows_b.data(), m.row_out.data(), per_child, count, m.rows_a.data());
-  CHAINSAW_CUDA_CHECK_LAUNCH();
+  for (int p = 0; p < pairs; ++p) m.host_a.data()[p] = children[p / per_child].mother;
+  std::copy(candidates, candidates + pairs, m.host_b.data());
+  const std::vector<ChildSpec> local = m.local_specs(children, count);
+  std::copy(local.begin(), local.end(), m.host_specs.data());
   std::vector<int> slots(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
-  m.launch_children(slots.data(), count);
-  CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_specs.data(), m.specs.data(), sizeof(ChildSpec) * count,
-                                    cudaMemcpyDeviceToHost, m.stream.get()));
-  m.rows_to_host(fitness, count);
+  const cudaStream_t s = m.stream.get();
+  auto enqueue = [&] {
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rows_a.data(), m.host_a.data(), sizeof(int) * pairs,
+                                      cudaMemcpyHostToDevice, s));
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rows_b.data(), m.host_b.data(), sizeof(int) * pairs,
+                                      cudaMemcpyHostToDevice, s));
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.specs.data(), m.host_specs.data(),
+                                      sizeof(ChildSpec) * count, cudaMemcpyHostToDevice, s));
+    m.launch_distances(m.host_a.data(), candidates, pairs);
+    // rows_a is free once the distances have read it: the children's slots for their f.
+    choose_fathers_kernel<<<(count + 127) / 128, 128, 0, s>>>(
+        m.specs.data(), m.rows_b.data(), m.row_out.data(), per_child, count, m.rows_a.data());
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+    m.launch_children(slots.data(), count);
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_specs.data(), m.specs.data(),
+                                      sizeof(ChildSpec) * count, cudaMemcpyDeviceToHost, s));
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_out.data(), m.row_out.data(), sizeof(double) * count,
+                                      cudaMemcpyDeviceToHost, s));
+  };
+  if (m.batch_graphs && !m.profile) {
+    CudaGraphExec& graph = m.nam_graphs[{count, per_child}];
+    if (!graph) graph = CudaGraphExec::capture(s, enqueue);
+    graph.launch(s);
+  } else {
+    enqueue();
+  }
+  m.sync();
+  std::copy(m.host_out.data(), m.host_out.data() + count, fitness);
   for (int i = 0; i < count; ++i) children[i].father = m.host_specs.data()[i].father;
   m.record_fitness(slots.data(), fitness, count);
 }

@@ -1,4 +1,4 @@
-// RAII owners of CUDA memory, streams and events: every device or pinned allocation in chainsaw
+// RAII owners of CUDA memory, streams, events and graphs: every device or pinned allocation in chainsaw
 // has one, so no cudaMalloc/cudaFree pair appears in algorithm code and nothing leaks on an
 // exception.
 #pragma once
@@ -96,6 +96,46 @@ inline double elapsed_seconds(const CudaEvent& start, const CudaEvent& stop) {
   CHAINSAW_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
   return 1e-3 * static_cast<double>(ms);
 }
+
+// A CUDA graph captured from what `work` enqueues on `stream`, instantiated to be replayed: one
+// launch for a sequence of copies and kernels whose arguments do not change (their data may).
+// Captured in this thread's mode, so that other threads' engines go on unhindered.
+class CudaGraphExec {
+ public:
+  CudaGraphExec() = default;
+  template <class Work>
+  static CudaGraphExec capture(cudaStream_t stream, Work&& work) {
+    CHAINSAW_CUDA_TRY(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    cudaGraph_t graph = nullptr;
+    try {
+      work();
+    } catch (...) {
+      if (cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph) cudaGraphDestroy(graph);
+      throw;
+    }
+    CHAINSAW_CUDA_TRY(cudaStreamEndCapture(stream, &graph));
+    CudaGraphExec e;
+    const cudaError_t instantiated = cudaGraphInstantiate(&e.exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    CHAINSAW_CUDA_TRY(instantiated);
+    return e;
+  }
+  ~CudaGraphExec() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+  }
+  CudaGraphExec(CudaGraphExec&& other) noexcept : exec_(other.exec_) { other.exec_ = nullptr; }
+  CudaGraphExec& operator=(CudaGraphExec&& other) noexcept {
+    std::swap(exec_, other.exec_);
+    return *this;
+  }
+  CudaGraphExec(const CudaGraphExec&) = delete;
+  CudaGraphExec& operator=(const CudaGraphExec&) = delete;
+  explicit operator bool() const { return exec_ != nullptr; }
+  void launch(cudaStream_t stream) const { CHAINSAW_CUDA_TRY(cudaGraphLaunch(exec_, stream)); }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
+};
 
 // GPU seconds of what `work` enqueues on `stream`, between two events; waits for it to finish.
 template <class Work>

@@ -121,6 +121,16 @@ inline bool sw_chain_wanted() {
   return wanted;
 }
 
+// A NAM batch of a plain run is one CUDA graph unless CHAINSAW_BATCH_GRAPHS=off in the
+// environment asks for its copies and kernels one by one: to measure what the graph saves.
+inline bool batch_graphs_wanted() {
+  static const bool wanted = [] {
+    const char* env = std::getenv("CHAINSAW_BATCH_GRAPHS");
+    return env == nullptr || std::string(env) != "off";
+  }();
+  return wanted;
+}
+
 template <class Term, class Op>
 struct ReduceKernel {
   void (*function)(Op, Term, ReduceShape, const curandState*, curandState*,
