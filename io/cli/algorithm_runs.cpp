@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -299,6 +300,10 @@ int run_many(const Config& config, RunEnvironment env, const AlgorithmRunOptions
     }
   };
   const int width = std::min(k, env.threads);
+  // How the runs' threads wait for the GPU (CHAINSAW_RUNS_WAIT=auto|spin|yield|blocking, to
+  // measure; CUDA's own choice otherwise).
+  if (env.backend == Backend::kCuda && k > 1)
+    if (const char* wait = std::getenv("CHAINSAW_RUNS_WAIT")) set_cuda_host_wait(wait);
   if (config.time_limit_seconds > 0.0) {
     // Under a wall-clock budget the runs go in waves of `width`, fenced: all of a wave are
     // built before any clock starts, and none frees its memory before all have stopped. On

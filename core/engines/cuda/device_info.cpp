@@ -67,4 +67,22 @@ void select_cuda_device([[maybe_unused]] int node_rank) {
 #endif
 }
 
+void set_cuda_host_wait(const std::string& policy) {
+#if defined(CHAINSAW_CUDA)
+  unsigned flags = 0;
+  if (policy == "auto") flags = cudaDeviceScheduleAuto;
+  else if (policy == "spin") flags = cudaDeviceScheduleSpin;
+  else if (policy == "yield") flags = cudaDeviceScheduleYield;
+  else if (policy == "blocking") flags = cudaDeviceScheduleBlockingSync;
+  else throw UserError("unknown host wait policy '" + policy + "' (auto, spin, yield, blocking)");
+  if (cuda_device_count() == 0) return;
+  const cudaError_t status = cudaSetDeviceFlags(flags);  // also on an initialised device
+  if (status != cudaSuccess)
+    throw UserError(std::string("cannot set the GPU's host wait policy: ") +
+                    cudaGetErrorString(status));
+#else
+  (void)policy;
+#endif
+}
+
 }  // namespace chainsaw

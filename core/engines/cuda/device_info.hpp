@@ -24,5 +24,9 @@ DeviceInfo query_cuda_device();
 void select_cuda_device(int node_rank);
 // GPUs on this host (0 without CUDA or without a device).
 int cuda_device_count();
+// How host threads wait for the current GPU: "auto" (CUDA's default: spin while the process has
+// fewer threads than cores waiting, else yield), "spin", "yield" or "blocking". Without CUDA:
+// nothing. Throws UserError for another name.
+void set_cuda_host_wait(const std::string& policy);
 
 }  // namespace chainsaw
