@@ -841,7 +841,7 @@ void CudaEngine::initialize(const std::vector<int>& slots, double* fitness) {
       m.launch_evaluation(slots.data() + first, rows);
     m.rows_to_host(fitness + first, rows);
   }
-  for (int i = 0; i < total; ++i) m.host_fitness[slots[i]] = fitness[i];
+  m.record_fitness(slots.data(), fitness, total);
 }
 
 void CudaEngine::distances(const int* from, const int* to, int count, double* out) {
