@@ -121,6 +121,35 @@ __global__ void choose_fathers_kernel(ChildSpec* specs, const int* candidates,
   slots[c] = specs[c].slot;
 }
 
+// A crossover batch's inputs, read by a kernel straight from the pinned staging buffers (mapped
+// into the device's address space), and its outputs written back the same way: kernels instead
+// of DMA copies, so that many runs sharing the GPU (--runs) do not queue their small copies on
+// its copy engines.
+__global__ void stage_batch_kernel(const int* host_mothers, const int* host_candidates,
+                                   const ChildSpec* host_specs, int pairs, int count,
+                                   int* mothers, int* candidates, ChildSpec* specs) {
+  for (int i = threadIdx.x; i < pairs; i += blockDim.x) {
+    mothers[i] = host_mothers[i];
+    candidates[i] = host_candidates[i];
+  }
+  for (int i = threadIdx.x; i < count; i += blockDim.x) specs[i] = host_specs[i];
+}
+__global__ void publish_batch_kernel(const ChildSpec* specs, const double* fitness, int count,
+                                     int* host_fathers, double* host_fitness) {
+  for (int i = threadIdx.x; i < count; i += blockDim.x) {
+    host_fathers[i] = specs[i].father;
+    host_fitness[i] = fitness[i];
+  }
+}
+
+// The device's address of pinned host memory (the same pointer where addressing is unified).
+template <class T>
+T* mapped(PinnedBuffer<T>& buffer) {
+  void* p = nullptr;
+  CHAINSAW_CUDA_TRY(cudaHostGetDevicePointer(&p, buffer.data(), 0));
+  return static_cast<T*>(p);
+}
+
 int current_sm_count() {
   int device = 0;
   CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
@@ -500,6 +529,13 @@ struct CudaEngine::Impl {
   PinnedBuffer<int> host_a, host_b;
   PinnedBuffer<double> host_out;
   PinnedBuffer<device::SwDeviceState> host_sw;
+  PinnedBuffer<int> host_fathers;
+  // The staging buffers' device addresses: make_nam_children's kernels read and write them.
+  int* mapped_a = nullptr;
+  int* mapped_b = nullptr;
+  ChildSpec* mapped_specs = nullptr;
+  int* mapped_fathers = nullptr;
+  double* mapped_out = nullptr;
   // A built-in function's o, for its evaluation pass (reads_stored_shift); empty otherwise.
   DeviceBuffer<real_t> stored_o;
   PersistingL2Window stored_o_window;  // over stored_o, for the evaluation launches
@@ -568,6 +604,12 @@ struct CudaEngine::Impl {
     host_b = PinnedBuffer<int>(launch.max_rows);
     host_out = PinnedBuffer<double>(launch.max_rows);
     host_sw = PinnedBuffer<device::SwDeviceState>(1);
+    host_fathers = PinnedBuffer<int>(launch.max_rows);
+    mapped_a = mapped(host_a);
+    mapped_b = mapped(host_b);
+    mapped_specs = mapped(host_specs);
+    mapped_fathers = mapped(host_fathers);
+    mapped_out = mapped(host_out);
 
     cudaStream_t s = stream.get();
     if (p.is_external()) {
@@ -867,9 +909,10 @@ void CudaEngine::make_children(const ChildSpec* children, int count, double* fit
   m.record_fitness(slots.data(), fitness, count);
 }
 
-// The distances, the fathers, the crossover and the children's f in one stream, one host wait;
-// in a plain run, not profiled, all of it is one CUDA graph per batch size, replayed on the newly
-// staged values (one launch instead of eight calls: --runs threads contend for the driver).
+// The distances, the fathers, the crossover and the children's f in one stream, one host wait,
+// no DMA copy; in a plain run, not profiled, all of it is one CUDA graph per batch size, replayed
+// on the newly staged values (one launch instead of seven calls: --runs threads contend for the
+// driver).
 void CudaEngine::make_nam_children(ChildSpec* children, const int* candidates, int per_child,
                                    int count, double* fitness, PhaseTimers* timers) {
   Impl& m = *impl_;
@@ -886,22 +929,18 @@ void CudaEngine::make_nam_children(ChildSpec* children, const int* candidates, i
   for (int i = 0; i < count; ++i) slots[i] = children[i].slot;
   const cudaStream_t s = m.stream.get();
   auto enqueue = [&] {
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rows_a.data(), m.host_a.data(), sizeof(int) * pairs,
-                                      cudaMemcpyHostToDevice, s));
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.rows_b.data(), m.host_b.data(), sizeof(int) * pairs,
-                                      cudaMemcpyHostToDevice, s));
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.specs.data(), m.host_specs.data(),
-                                      sizeof(ChildSpec) * count, cudaMemcpyHostToDevice, s));
+    stage_batch_kernel<<<1, 256, 0, s>>>(m.mapped_a, m.mapped_b, m.mapped_specs, pairs, count,
+                                         m.rows_a.data(), m.rows_b.data(), m.specs.data());
+    CHAINSAW_CUDA_CHECK_LAUNCH();
     m.launch_distances(m.host_a.data(), candidates, pairs);
     // rows_a is free once the distances have read it: the children's slots for their f.
     choose_fathers_kernel<<<(count + 127) / 128, 128, 0, s>>>(
         m.specs.data(), m.rows_b.data(), m.row_out.data(), per_child, count, m.rows_a.data());
     CHAINSAW_CUDA_CHECK_LAUNCH();
     m.launch_children(slots.data(), count);
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_specs.data(), m.specs.data(),
-                                      sizeof(ChildSpec) * count, cudaMemcpyDeviceToHost, s));
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.host_out.data(), m.row_out.data(), sizeof(double) * count,
-                                      cudaMemcpyDeviceToHost, s));
+    publish_batch_kernel<<<1, 128, 0, s>>>(m.specs.data(), m.row_out.data(), count,
+                                           m.mapped_fathers, m.mapped_out);
+    CHAINSAW_CUDA_CHECK_LAUNCH();
   };
   if (m.batch_graphs && !m.profile) {
     CudaGraphExec& graph = m.nam_graphs[{count, per_child}];
@@ -912,7 +951,7 @@ void CudaEngine::make_nam_children(ChildSpec* children, const int* candidates, i
   }
   m.sync();
   std::copy(m.host_out.data(), m.host_out.data() + count, fitness);
-  for (int i = 0; i < count; ++i) children[i].father = m.host_specs.data()[i].father;
+  for (int i = 0; i < count; ++i) children[i].father = m.host_fathers.data()[i];
   m.record_fitness(slots.data(), fitness, count);
 }
 

@@ -14,15 +14,27 @@
 
 namespace chainsaw {
 
+namespace {
+
+// The functions of generated data, evaluated by their own batch kernel (device::BatchRow).
+bool evaluated_by_batch_kernel(const Problem& problem) {
+  return (problem.matrix != nullptr || problem.etc != nullptr) && problem.external->device;
+}
+
+}  // namespace
+
 bool population_runs_on_cuda(const Config& config, const Problem& problem, std::string* why) {
   const char* reason = nullptr;
   if (config.algorithm == Algorithm::kMaSwChains)
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
-  else if (problem.is_cec2010() || (problem.is_external() && !problem.is_janssen()))
-    reason = "the GPU population path evaluates the built-in functions only, not cec2010-* or "
-             "user objectives";
-  else if (problem.is_janssen() && config.algorithm == Algorithm::kScatterSearch)
-    reason = "Scatter Search's GPU improvement evaluates per-gene functions only, not janssen-*";
+  else if (problem.is_cec2010() || (problem.is_external() && !problem.is_janssen() &&
+                                    !evaluated_by_batch_kernel(problem)))
+    reason = "the GPU population path evaluates the built-in functions only, not cec2010-* "
+             "(nashed-f1) or user objectives";
+  else if ((problem.is_janssen() || evaluated_by_batch_kernel(problem)) &&
+           config.algorithm == Algorithm::kScatterSearch)
+    reason = "Scatter Search's GPU improvement evaluates per-gene functions only, not janssen-*, "
+             "schwefel26, schwefel213 or etc";
   if (reason && why) *why = reason;
   return reason == nullptr;
 }
@@ -40,11 +52,12 @@ int block_threads(Dim dim) {
   return static_cast<int>(std::min<Dim>(cover, std::min(256, max_threads)));
 }
 
-// f(Fn{}) for the problem's function: the built-in per-gene functions, and the Janssen
-// functions as device::JanssenRow (DE, jDE and PSO only).
+// f(Fn{}) for the problem's function: the built-in per-gene functions, the Janssen functions as
+// device::JanssenRow and those of generated data as device::BatchRow (DE, jDE and PSO only).
 template <class F>
 void visit_per_gene_function(const Problem& problem, F&& f) {
   if (problem.is_janssen()) return f(device::JanssenRow{});
+  if (evaluated_by_batch_kernel(problem)) return f(device::BatchRow{});
   visit_function(problem.function, [&](auto fn) {
     using Fn = decltype(fn);
     if constexpr (std::is_same_v<Fn, GenesOnly>) {
@@ -87,6 +100,8 @@ class CudaPopulation final : public PopulationAlgorithm {
       gbest_ = DeviceBuffer<real_t>(static_cast<std::size_t>(dim_));
       best_index_ = DeviceBuffer<int>(1);
     }
+    if (evaluated_by_batch_kernel(problem))
+      trial_fitness_ = DeviceBuffer<double>(static_cast<std::size_t>(n_));
     host_fitness_.assign(static_cast<std::size_t>(n_), 0.0);
     const bool adaptive = config.algorithm == Algorithm::kJde;
     const std::vector<double> f(static_cast<std::size_t>(n_), adaptive ? kJdeInitialF : config.de_f);
@@ -121,6 +136,8 @@ class CudaPopulation final : public PopulationAlgorithm {
           dim_, problem_.lower, problem_.width(), vmax_, problem_.shift, config_.seed,
           janssen_view_);
       CHAINSAW_CUDA_CHECK_LAUNCH();
+      if constexpr (device::kEvaluatedApart<Fn>)
+        evaluate_rows(genes_[current_].data(), n_, fitness_[current_].data());
     });
     if (pso_) {
       CHAINSAW_CUDA_TRY(cudaMemcpyAsync(pbest_.data(), genes_[current_].data(), genes_[0].bytes(),
@@ -208,6 +225,11 @@ class CudaPopulation final : public PopulationAlgorithm {
                         static_cast<std::uint64_t>(generation_), janssen_view_};
       device::pso_step_kernel<Fn><<<count, threads_, shared_bytes<Fn>(), stream_.get()>>>(a);
       CHAINSAW_CUDA_CHECK_LAUNCH();
+      if constexpr (device::kEvaluatedApart<Fn>) {
+        evaluate_rows(a.x, count, a.fitness);
+        device::pso_select_kernel<<<count, threads_, 0, stream_.get()>>>(a);
+        CHAINSAW_CUDA_CHECK_LAUNCH();
+      }
       return;
     }
     const int next = 1 - current_;
@@ -221,7 +243,17 @@ class CudaPopulation final : public PopulationAlgorithm {
                            config_.jde_tau2, janssen_view_};
     device::de_generation_kernel<Fn><<<n_, threads_, shared_bytes<Fn>(), stream_.get()>>>(a);
     CHAINSAW_CUDA_CHECK_LAUNCH();
+    if constexpr (device::kEvaluatedApart<Fn>) {
+      evaluate_rows(a.out, count, trial_fitness_.data());
+      device::de_select_kernel<<<count, threads_, 0, stream_.get()>>>(a, trial_fitness_.data());
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+    }
     current_ = next;
+  }
+
+  // BatchRow: f of rows [0, rows) of `genes` (stride D) by the function's batch kernel.
+  void evaluate_rows(const real_t* genes, int rows, double* fitness) {
+    problem_.external->device(genes, dim_, rows, dim_, fitness, stream_.get());
   }
 
   // The one wait of a unit: the fitness the host needs for the best and the stopping rules.
@@ -258,6 +290,7 @@ class CudaPopulation final : public PopulationAlgorithm {
   CudaStream stream_;
   DeviceBuffer<real_t> genes_[2];  // DE: double-buffered generations; PSO: positions in [0]
   DeviceBuffer<double> fitness_[2], f_[2], cr_[2];
+  DeviceBuffer<double> trial_fitness_;  // BatchRow DE: the trials' f before the selection
   int current_ = 0;
   DeviceBuffer<real_t> velocity_, pbest_, gbest_;
   DeviceBuffer<double> pbest_fitness_;

@@ -58,6 +58,14 @@ __device__ double block_fitness(typename Fn::Partial mine, typename Fn::Partial*
 // Search's improvement, whose candidates are never stored, does not.
 struct JanssenRow : GenesOnly {};
 
+// The functions of generated data (Schwefel 2.6 and 2.13, task scheduling): the kernels make and
+// store the rows without evaluating them; the function's own batch kernel (a block per row,
+// fitness/matrix_functions, fitness/scheduling) then evaluates them all, and a selection kernel
+// (de_select_kernel, pso_select_kernel) finishes the generation. Three launches instead of one.
+struct BatchRow : GenesOnly {};
+template <class Fn>
+inline constexpr bool kEvaluatedApart = std::is_same_v<Fn, BatchRow>;
+
 // f of the block's row: the per-gene partials reduced, or (JanssenRow) the stored row evaluated.
 template <class Fn>
 __device__ double row_fitness(typename Fn::Partial mine, typename Fn::Partial* parts, Dim dim,
@@ -88,6 +96,29 @@ struct DeGeneration {
   double tau1, tau2;
   JanssenView janssen;  // JanssenRow only
 };
+
+// Row i of the next generation: the trial (already in out) when f(trial) <= f(target), else the
+// target put back, each thread its own range of genes. f is the block's; trial_f and trial_cr
+// are read by thread 0 only.
+__device__ inline void de_select(const DeGeneration& a, int i, double f, double trial_f,
+                                 double trial_cr) {
+  const Dim row = static_cast<Dim>(i) * a.dim;
+  const GeneRange g = thread_genes(a.dim);
+  if (f <= a.fitness_in[i]) {
+    if (threadIdx.x == 0) {
+      a.fitness_out[i] = f;
+      a.f_out[i] = trial_f;
+      a.cr_out[i] = trial_cr;
+    }
+  } else {  // the target survives: each thread puts back its own range
+    for (Dim j = g.begin; j < g.end; ++j) a.out[row + j] = a.in[row + j];
+    if (threadIdx.x == 0) {
+      a.fitness_out[i] = a.fitness_in[i];
+      a.f_out[i] = a.f_in[i];
+      a.cr_out[i] = a.cr_in[i];
+    }
+  }
+}
 
 template <class Fn>
 __global__ void de_generation_kernel(DeGeneration a) {
@@ -145,21 +176,26 @@ __global__ void de_generation_kernel(DeGeneration a) {
     trial[j] = gene;
     Fn::accumulate(partial, shifted_gene(gene, a.shift, j), j + 1);
   }
-  const double f = row_fitness<Fn>(partial, parts, a.dim, trial, a.janssen);
-  if (f <= a.fitness_in[i]) {
+  if constexpr (kEvaluatedApart<Fn>) {  // de_select_kernel decides once the trial has its f
     if (threadIdx.x == 0) {
-      a.fitness_out[i] = f;
       a.f_out[i] = f_cr[0];
       a.cr_out[i] = f_cr[1];
     }
-  } else {  // the target survives: each thread puts back its own range
-    for (Dim j = g.begin; j < g.end; ++j) trial[j] = x[j];
-    if (threadIdx.x == 0) {
-      a.fitness_out[i] = a.fitness_in[i];
-      a.f_out[i] = a.f_in[i];
-      a.cr_out[i] = a.cr_in[i];
-    }
+  } else {
+    const double f = row_fitness<Fn>(partial, parts, a.dim, trial, a.janssen);
+    de_select(a, i, f, f_cr[0], f_cr[1]);
   }
+}
+
+// The trials of a generation whose f the batch kernel wrote into trial_fitness (BatchRow): the
+// same selection, with the F and CR the generation kernel left in f_out and cr_out.
+__global__ void de_select_kernel(DeGeneration a, const double* trial_fitness) {
+  const int i = blockIdx.x;
+  if (i >= a.count) return;
+  const double f = trial_fitness[i];
+  const double trial_f = threadIdx.x == 0 ? a.f_out[i] : 0.0;  // only thread 0 writes them
+  const double trial_cr = threadIdx.x == 0 ? a.cr_out[i] : 0.0;
+  de_select(a, i, f, trial_f, trial_cr);
 }
 
 struct PsoStep {
@@ -176,6 +212,17 @@ struct PsoStep {
   std::uint64_t seed, step;
   JanssenView janssen;  // JanssenRow only
 };
+
+// A particle's personal best becomes its position when f <= its f (f: the block's).
+__device__ inline void pso_keep_best(const PsoStep& a, int i, double f) {
+  const Dim row = static_cast<Dim>(i) * a.dim;
+  const GeneRange g = thread_genes(a.dim);
+  if (f <= a.pbest_fitness[i]) {
+    for (Dim j = g.begin; j < g.end; ++j) a.pbest[row + j] = a.x[row + j];
+    __syncthreads();  // every thread has read pbest_fitness[i] before it changes
+    if (threadIdx.x == 0) a.pbest_fitness[i] = f;
+  }
+}
 
 template <class Fn>
 __global__ void pso_step_kernel(PsoStep a) {
@@ -198,13 +245,17 @@ __global__ void pso_step_kernel(PsoStep a) {
     a.v[row + j] = moved.v;
     Fn::accumulate(partial, shifted_gene(moved.x, a.shift, j), j + 1);
   }
-  const double f = row_fitness<Fn>(partial, parts, a.dim, a.x + row, a.janssen);
-  if (threadIdx.x == 0) a.fitness[i] = f;
-  if (f <= a.pbest_fitness[i]) {
-    for (Dim j = g.begin; j < g.end; ++j) a.pbest[row + j] = a.x[row + j];
-    __syncthreads();  // every thread has read pbest_fitness[i] before it changes
-    if (threadIdx.x == 0) a.pbest_fitness[i] = f;
+  if constexpr (!kEvaluatedApart<Fn>) {  // else pso_select_kernel, after the batch kernel
+    const double f = row_fitness<Fn>(partial, parts, a.dim, a.x + row, a.janssen);
+    if (threadIdx.x == 0) a.fitness[i] = f;
+    pso_keep_best(a, i, f);
   }
+}
+
+// The moved particles whose f the batch kernel wrote into a.fitness (BatchRow).
+__global__ void pso_select_kernel(PsoStep a) {
+  const int i = blockIdx.x;
+  if (i < a.count) pso_keep_best(a, i, a.fitness[i]);
 }
 
 // Scatter Search's steps 3 and 4 (core/algorithms/scatter_search.hpp) for one pool member per
@@ -351,8 +402,10 @@ __global__ void initialize_kernel(real_t* genes, real_t* velocity, double* fitne
       velocity[row + j] = static_cast<real_t>(vmax * (2.0 * uniform_at(key, dim + k) - 1.0));
     Fn::accumulate(partial, shifted_gene(gene, shift, j), j + 1);
   }
-  const double f = row_fitness<Fn>(partial, parts, dim, genes + row, janssen);
-  if (threadIdx.x == 0) fitness[i] = f;
+  if constexpr (!kEvaluatedApart<Fn>) {  // else the batch kernel evaluates the rows
+    const double f = row_fitness<Fn>(partial, parts, dim, genes + row, janssen);
+    if (threadIdx.x == 0) fitness[i] = f;
+  }
 }
 
 }  // namespace chainsaw::device
