@@ -4,7 +4,7 @@ tables (and plots where matplotlib is installed) to hold against the papers' own
 
   seed_tables.py run EXPERIMENT... --out DIR [--binary build/chainsaw] [--backends cuda,cpu]
                  [--runs N] [--dims ...] [--scale S] [--deadline SECONDS]
-  seed_tables.py report DIR          # DIR/tables.md, DIR/nashed_error_vs_time_D*.png
+  seed_tables.py report DIR          # DIR/tables.md, DIR/cells.csv, DIR/nashed_error_vs_time_D*.png
 
 Experiments (the defaults are the papers'; --runs, --dims and --scale shrink them):
   janssen-time  Janssen et al. Table 3: DE/rand/1/bin, NP 250, CR 0.3, F 0.5, 100-D, 10^7
@@ -336,6 +336,28 @@ def nashed_curves(docs, folder):
     return written
 
 
+def cells_csv(docs, folder):
+    """DIR/cells.csv: per cell, the device it ran on, the runs, mean and sd of the error (of f
+    where the optimum is unknown), evaluations per run (least, median, most), the longest run
+    and the cell's wall time."""
+    header = ("experiment,cell,device,runs,mean,sd,value,evals_min,evals_median,evals_max,"
+              "longest_run_s,cell_wall_s")
+    lines = [header]
+    for (experiment, cell), doc in sorted(docs.items()):
+        results = doc["results"]
+        known = all(r["best_error"] is not None for r in results)
+        m, sd = mean_sd([r["best_error"] if known else r["best_fitness"] for r in results])
+        evals = sorted(r["evaluations"]["total"] for r in results)
+        lines.append(",".join(str(v) for v in (
+            experiment, cell, doc.get("device") or results[0].get("device") or "",
+            len(results), f"{m:.10g}", f"{sd:.10g}", "error" if known else "f", evals[0],
+            evals[len(evals) // 2], evals[-1],
+            f"{max(r['wall_seconds'] for r in results):.4f}",
+            f"{doc['wall_seconds']:.2f}" if "wall_seconds" in doc else "")))
+    with open(os.path.join(folder, "cells.csv"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def cmd_report(a):
     refused = {}
     docs = load(a.folder, refused)
@@ -351,6 +373,7 @@ def cmd_report(a):
     if refused:  # "—" in the tables above
         lines += ["## Cells chainsaw refused", "", "| experiment | cell | why |", "|---|---|---|"]
         lines += [f"| {k[0]} | {k[1]} | {why} |" for k, why in sorted(refused.items())] + [""]
+    cells_csv(docs, a.folder)
     plots = nashed_curves(docs, a.folder)
     lines += [f"![{p}]({p})" for p in plots]
     with open(os.path.join(a.folder, "tables.md"), "w") as f:
