@@ -45,15 +45,18 @@ DeviceBuffer<T> upload(const std::vector<T>& host) {
 }
 
 // The device callback of a problem with data: copy(instance) makes a device's copy at its first
-// call there, launch(copy, genes, pitch, rows, fitness, stream) evaluates the rows.
+// call there, launch(copy, genes, pitch, rows, fitness, stream) evaluates the rows. A call with
+// rows = 0 only makes the copy: the GPU engines make it so while a run is set up, before its
+// clock starts, since its cudaMalloc and synchronous copy wait for the other runs' work on a
+// GPU that --runs keeps busy.
 template <class Instance, class Copy, class Launch>
 DeviceBatchFn device_batch_with_copies(std::shared_ptr<const Instance> instance,
                                        Copy (*copy)(const Instance&), Launch launch) {
   auto copies = std::make_shared<PerDeviceCopy<Copy>>();
   return [instance, copies, copy, launch](const real_t* genes, Dim pitch, int rows, Dim,
                                           double* fitness, DeviceStream stream) {
-    if (rows <= 0) return;
-    launch(copies->get([&] { return copy(*instance); }), genes, pitch, rows, fitness, stream);
+    const Copy& data = copies->get([&] { return copy(*instance); });
+    if (rows > 0) launch(data, genes, pitch, rows, fitness, stream);
   };
 }
 

