@@ -35,12 +35,16 @@ class PerDeviceCopy {
   std::map<int, std::unique_ptr<Copy>> copies_;
 };
 
-// A host vector in a new device buffer (synchronous: done once, before the first launch).
+// A host vector in a new device buffer, complete on return: a cudaMemcpy from pageable memory
+// may return before its DMA ends, and the engines' non-blocking streams do not wait for the
+// legacy stream that carries it, so the legacy stream is awaited (no other run's work is).
 template <class T>
 DeviceBuffer<T> upload(const std::vector<T>& host) {
   DeviceBuffer<T> buffer(host.size());
-  if (!host.empty())
+  if (!host.empty()) {
     CHAINSAW_CUDA_TRY(cudaMemcpy(buffer.data(), host.data(), buffer.bytes(), cudaMemcpyHostToDevice));
+    CHAINSAW_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy));
+  }
   return buffer;
 }
 

@@ -25,8 +25,10 @@ struct DeviceJanssen {
   template <class T>
   static DeviceBuffer<T> copy(const std::vector<T>& host) {
     DeviceBuffer<T> d(host.size());
-    if (!host.empty())
+    if (!host.empty()) {  // complete on return (see upload in fitness/device_instance_copy.cuh)
       CHAINSAW_CUDA_TRY(cudaMemcpy(d.data(), host.data(), d.bytes(), cudaMemcpyHostToDevice));
+      CHAINSAW_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy));
+    }
     return d;
   }
 };
