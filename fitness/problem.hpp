@@ -230,6 +230,8 @@ struct Problem {
   bool is_cec2010() const { return cec != nullptr; }
   bool is_external() const { return external != nullptr; }
   bool is_janssen() const { return janssen != nullptr; }
+  // The functions of generated data (data_functions(): Schwefel 2.6, 2.13, task scheduling).
+  bool has_generated_data() const { return matrix != nullptr || etc != nullptr; }
   // Whether f has a known minimiser o, whose distance is reported (every function but a user
   // objective and scheduling).
   bool optimum_position_known() const {

@@ -624,7 +624,7 @@ struct CudaEngine::Impl {
       }
       invalid = DeviceBuffer<unsigned long long>(1);
       // A function of generated data copies it to the device now, before the run's clock.
-      if ((p.matrix || p.etc) && p.external->device)
+      if (p.has_generated_data() && p.external->device)
         p.external->device(nullptr, pitch, 0, dim, nullptr, s);
       CHAINSAW_CUDA_TRY(cudaMemsetAsync(invalid.data(), 0, invalid.bytes(), s));
     }

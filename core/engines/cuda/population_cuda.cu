@@ -18,7 +18,7 @@ namespace {
 
 // The functions of generated data, evaluated by their own batch kernel (device::BatchRow).
 bool evaluated_by_batch_kernel(const Problem& problem) {
-  return (problem.matrix != nullptr || problem.etc != nullptr) && problem.external->device;
+  return problem.has_generated_data() && problem.external->device;
 }
 
 }  // namespace
