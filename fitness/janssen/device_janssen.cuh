@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/engines/cuda/device_buffer.hpp"
+#include "fitness/device_instance_copy.cuh"
 #include "fitness/janssen/janssen_instance.hpp"
 
 namespace chainsaw {
@@ -14,22 +15,11 @@ struct DeviceJanssen {
   JanssenView view;
 
   explicit DeviceJanssen(const JanssenInstance& inst)
-      : o(copy(inst.o)), rotation(copy(inst.rotation)), perm(copy(inst.perm)) {
+      : o(upload(inst.o)), rotation(upload(inst.rotation)), perm(upload(inst.perm)) {
     view = inst.view();
     view.o = o.data();
     view.rotation = rotation.data();
     view.perm = inst.perm.empty() ? nullptr : perm.data();
-  }
-
- private:
-  template <class T>
-  static DeviceBuffer<T> copy(const std::vector<T>& host) {
-    DeviceBuffer<T> d(host.size());
-    if (!host.empty()) {  // complete on return (see upload in fitness/device_instance_copy.cuh)
-      CHAINSAW_CUDA_TRY(cudaMemcpy(d.data(), host.data(), d.bytes(), cudaMemcpyHostToDevice));
-      CHAINSAW_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy));
-    }
-    return d;
   }
 };
 
