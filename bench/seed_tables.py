@@ -22,6 +22,8 @@ Experiments (the defaults are the papers'; --runs, --dims and --scale shrink the
                 100 runs: mean and sd of the error, and error-vs-time curves (their Fig. 2).
   kromer        Kromer et al. Table 1: DE on the 12 ETC classes (512 tasks, 16 machines),
                 NP 64, 512, 1024, a 30-second budget, 10 runs: mean best fitness.
+  kromer-loads  the same with --etc-flowtime loads, the flowtime the paper's values measure
+                (the sum of the machines' loads; docs/functions.md).
 
 The runs of a quality cell run concurrently (`--runs N`: a thread each on the CPU, a stream each
 on the GPU), so under a wall-clock budget each run has a share of the machine, not all of it;
@@ -115,20 +117,21 @@ def cells(a):
                             yield (experiment, f"{f}_D{d}_{alg}_{backend}",
                                    args + ALGORITHMS[alg] + backend_args(backend, a.threads),
                                    runs, False)
-        elif experiment == "kromer":
+        elif experiment in ("kromer", "kromer-loads"):
             runs = a.runs or 10
+            flowtime = ["--etc-flowtime", "loads"] if experiment == "kromer-loads" else []
             for backend in a.backends:
                 for np_ in (64, 512, 1024):
                     for k in KROMER_ORDER:
                         args = ["--function", "etc", "--dim", "512", "--etc-machines", "16",
                                 "--etc-class", braun_name(k), "--evals", str(NO_EVALUATION_LIMIT),
                                 "--time-limit", f"{30 * scale:g}s", "--algorithm", "de",
-                                "--de-np", str(np_)]
+                                "--de-np", str(np_)] + flowtime
                         yield (experiment, f"{k}_NP{np_}_{backend}",
                                args + backend_args(backend, a.threads), runs, False)
         else:
             raise SystemExit(f"unknown experiment '{experiment}' (janssen-time, janssen-rank, "
-                             "nashed, kromer)")
+                             "nashed, kromer, kromer-loads)")
 
 
 class Refused(Exception):
@@ -274,10 +277,13 @@ def nashed(docs):
     return rows
 
 
-def kromer(docs):
+KROMER_LOADS_TITLE = "Kromer et al. Table 1, flowtime as the sum of the loads (the paper's values)"
+
+
+def kromer(docs, experiment="kromer"):
     rows = []
     for backend in ("cuda", "cpu"):
-        if not any(k[0] == "kromer" and k[1].endswith(backend) for k in docs):
+        if not any(k[0] == experiment and k[1].endswith(backend) for k in docs):
             continue
         rows += ["", f"{backend}: mean best fitness after the budget (the paper's GPU column in "
                  "brackets: Tesla C2050, 30 s)", "",
@@ -285,7 +291,7 @@ def kromer(docs):
         for i, k in enumerate(KROMER_ORDER):
             cols = []
             for np_ in (64, 512, 1024):
-                doc = docs.get(("kromer", f"{k}_NP{np_}_{backend}"))
+                doc = docs.get((experiment, f"{k}_NP{np_}_{backend}"))
                 ours = (e(statistics.fmean(r["best_fitness"] for r in doc["results"])) if doc
                         else "—")
                 cols.append(f"{ours} [{e(KROMER_GPU[np_][i])}]")
@@ -364,10 +370,12 @@ def cmd_report(a):
     lines = ["# Seed papers' experiments, run by chainsaw", ""]
     for title, make in (("Janssen et al. Table 3: time per run", janssen_time),
                         ("Janssen et al. Table 4: de against jde", janssen_rank),
-                        ("Nashed et al. Table 2", nashed), ("Kromer et al. Table 1", kromer)):
+                        ("Nashed et al. Table 2", nashed), ("Kromer et al. Table 1", kromer),
+                        (KROMER_LOADS_TITLE, lambda docs: kromer(docs, "kromer-loads"))):
         key = {"Janssen et al. Table 3: time per run": "janssen-time",
                "Janssen et al. Table 4: de against jde": "janssen-rank",
-               "Nashed et al. Table 2": "nashed", "Kromer et al. Table 1": "kromer"}[title]
+               "Nashed et al. Table 2": "nashed", "Kromer et al. Table 1": "kromer",
+               KROMER_LOADS_TITLE: "kromer-loads"}[title]
         if any(k[0] == key for k in docs):
             lines += [f"## {title}", ""] + make(docs) + [""]
     if refused:  # "—" in the tables above

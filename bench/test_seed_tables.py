@@ -31,12 +31,13 @@ def main():
     check(seed_tables.braun_name("ThMlCs") == "u_s_hilo", "ThMlCs is u_s_hilo")
     with tempfile.TemporaryDirectory() as out:
         command = [sys.executable, RUNNER, "run", "janssen-rank", "nashed", "kromer",
+                   "kromer-loads",
                    "--backends", "cpu", "--runs", "2", "--dims", "10", "--scale", "0.01",
                    "--out", out, "--binary", binary]
         first = subprocess.run(command, capture_output=True, text=True)
         check(first.returncode == 0, f"run failed: {first.stderr}")
         cells = sorted(glob.glob(os.path.join(out, "*", "*.json")))
-        check(len(cells) == 80 + 60 + 36, f"80 + 60 + 36 cells, found {len(cells)}")
+        check(len(cells) == 80 + 60 + 36 + 36, f"80 + 60 + 36 + 36 cells, found {len(cells)}")
         for path in cells:
             with open(path) as f:
                 doc = json.load(f)
@@ -48,6 +49,8 @@ def main():
                 check(config["etc_class"] == seed_tables.braun_name(name.split("_")[0]),
                       f"{path}: the class asked for")
                 check(config["de_np"] == int(name.split("_")[1][2:]), f"{path}: NP")
+                flowtime = "loads" if "kromer-loads" in path else "completion"
+                check(config["etc_flowtime"] == flowtime, f"{path}: flowtime {flowtime}")
             if "nashed" in path:
                 check(doc["results"][0]["stopped_by"] == "time_limit", f"{path}: stops on time")
         again = subprocess.run(command, capture_output=True, text=True)
@@ -58,7 +61,7 @@ def main():
         with open(os.path.join(out, "tables.md")) as f:
             tables = f.read()
         for section in ("Table 4: de against jde", "Nashed et al. Table 2",
-                        "Kromer et al. Table 1"):
+                        "Kromer et al. Table 1", seed_tables.KROMER_LOADS_TITLE):
             check(section in tables, f"tables.md has {section}")
         rank_rows = [line.split("|") for line in tables.splitlines()
                      if line.startswith("| de |") or line.startswith("| jde |")]

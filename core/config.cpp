@@ -103,7 +103,9 @@ void Config::validate_algorithm() const {
   }
 }
 
-EtcOptions Config::etc_options() const { return {etc_class, etc_machines, etc_lambda}; }
+EtcOptions Config::etc_options() const {
+  return {etc_class, etc_machines, etc_lambda, etc_flowtime};
+}
 
 void Config::validate() const {
   require(dim >= 1, "--dim", dim, "must be at least 1");

@@ -51,10 +51,11 @@ struct Config {
   // from problem_seed
   std::string instance;
   // The `etc` function (task scheduling): Braun's class of the generated matrix, machines, and
-  // the makespan weight lambda; its tasks are dim.
+  // the makespan weight lambda, what flowtime sums ("completion" or "loads"); its tasks are dim.
   std::string etc_class = "u_c_hihi";
   int etc_machines = 16;
   double etc_lambda = 0.75;
+  std::string etc_flowtime = "completion";
 
   // Steady-state GA
   int population_size = 50;

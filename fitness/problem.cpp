@@ -279,6 +279,7 @@ void check_etc_options(const EtcOptions& options) {
                     ": must be in [1, 65536]");
   if (!(options.lambda >= 0.0 && options.lambda <= 1.0))
     throw UserError("--etc-lambda = " + std::to_string(options.lambda) + ": must be in [0, 1]");
+  parse_etc_flowtime("--etc-flowtime", options.flowtime);
 }
 
 Problem Problem::make_etc(std::shared_ptr<const EtcInstance> instance) {
@@ -306,7 +307,8 @@ Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t p
     check_etc_options(etc_options);
     return make_etc(std::make_shared<const EtcInstance>(EtcInstance::generate(
         parse_etc_class("--etc-class", etc_options.etc_class), dim, etc_options.machines,
-        etc_options.lambda, problem_seed)));
+        etc_options.lambda, problem_seed,
+        parse_etc_flowtime("--etc-flowtime", etc_options.flowtime))));
   }
   CHAINSAW_EXPECTS(!instance || (cec2010_number(info.id) != 0 && instance->dim == dim),
                    "an instance for a function or dimension it was not made for");

@@ -178,8 +178,10 @@ struct EtcOptions {
   std::string etc_class = "u_c_hihi";  // Braun's or the paper's name (parse_etc_class)
   int machines = 16;
   double lambda = 0.75;  // fit = lambda makespan + (1 - lambda) flowtime / m
+  std::string flowtime = "completion";  // or "loads" (parse_etc_flowtime)
 };
-// Throws UserError naming the flag (--etc-class, --etc-machines, --etc-lambda) of a bad value.
+// Throws UserError naming the flag (--etc-class, --etc-machines, --etc-lambda, --etc-flowtime)
+// of a bad value.
 void check_etc_options(const EtcOptions& options);
 struct JanssenInstance;
 

@@ -334,7 +334,8 @@ Problem make_problem(const Config& config) {
   check_etc_options(config.etc_options());
   return Problem::make_etc(std::make_shared<const EtcInstance>(EtcInstance::from_matrix(
       read_etc_file(config.instance, config.dim, config.etc_machines), config.dim,
-      config.etc_machines, config.etc_lambda)));
+      config.etc_machines, config.etc_lambda,
+      parse_etc_flowtime("--etc-flowtime", config.etc_flowtime))));
 }
 
 std::string instance_origin(const std::string& instance_file, std::uint64_t problem_seed) {

@@ -39,7 +39,7 @@ struct GpuRun {
 };
 
 GpuRun run_on(Backend backend, const Config& c) {
-  const Problem problem = make_problem(c.function, c.dim, c.effective_problem_seed(), "");
+  const Problem problem = make_problem(c);
   const auto algorithm = make_population_algorithm(c, problem, backend);
   GpuRun r{algorithm->run(), {}};
   r.best = algorithm->best_genes();
@@ -160,14 +160,22 @@ TEST_P(CudaAlgorithms, ClassicFunctionsEvaluateAsOnTheHost) {
 // path makes, then evaluates with their batch kernel, then selects on (three launches a
 // generation): the initial best is the CPU's to rounding; later, the GPU's best fitness is the
 // host's value of its best genes, below the initial one, and the run repeats exactly.
-// Scatter Search refuses them.
+// Scatter Search refuses them. Task scheduling runs with both flowtimes.
 TEST_P(CudaAlgorithms, DataFunctionsEvaluateAsOnTheHost) {
-  for (const char* function : {"schwefel26", "schwefel213", "etc"}) {
-    Config c = gpu_config(GetParam(), function, 1000, 3);
-    c.dim = std::string(function) == "etc" ? 64 : 20;
+  struct DataFunction {
+    const char* name;
+    const char* etc_flowtime;
+  };
+  for (const DataFunction& d : {DataFunction{"schwefel26", "completion"},
+                                DataFunction{"schwefel213", "completion"},
+                                DataFunction{"etc", "completion"}, DataFunction{"etc", "loads"}}) {
+    const std::string function = std::string(d.name) + " " + d.etc_flowtime;
+    Config c = gpu_config(GetParam(), d.name, 1000, 3);
+    c.dim = std::string(d.name) == "etc" ? 64 : 20;
+    c.etc_flowtime = d.etc_flowtime;
     c.max_evaluations = c.algorithm_population();
     c.validate();
-    const Problem problem = make_problem(c.function, c.dim, c.effective_problem_seed(), "");
+    const Problem problem = make_problem(c);
     if (GetParam() == Algorithm::kScatterSearch) {
       EXPECT_THROW(make_population_algorithm(c, problem, Backend::kCuda), UserError) << function;
       continue;

@@ -50,8 +50,9 @@ double reference_fitness(const EtcInstance& inst, const real_t* genes) {
     double completion = 0.0;
     for (double e : machine) {
       completion += e;
-      flowtime += completion;
+      if (inst.flowtime_kind == EtcFlowtime::kCompletionTimes) flowtime += completion;
     }
+    if (inst.flowtime_kind == EtcFlowtime::kLoads) flowtime += completion;  // the load
     makespan = std::max(makespan, completion);
   }
   return inst.lambda * makespan + (1.0 - inst.lambda) * flowtime / inst.machines;
@@ -150,13 +151,23 @@ TEST(EtcFitness, HandComputedSchedule) {
   // Everything on machine 1: 5, 2, 1, 6 -> 1, 3, 8, 14: makespan 14, flowtime 26.
   const std::vector<real_t> all_on_1 = {1.0f, 1.5f, 1.25f, 1.999f};
   EXPECT_DOUBLE_EQ(inst.evaluate(all_on_1.data()), 0.75 * 14.0 + 0.25 * 26.0 / 2.0);
+  // The paper's reading: flowtime is the sum of the loads, 6 + 1 and 14 + 0.
+  const EtcInstance loads =
+      EtcInstance::from_matrix({3, 5, 1, 2, 4, 1, 2, 6}, 4, 2, 0.75, EtcFlowtime::kLoads);
+  loads.schedule_times(genes.data(), makespan, flowtime);
+  EXPECT_EQ(makespan, 6.0);
+  EXPECT_EQ(flowtime, 7.0);
+  EXPECT_DOUBLE_EQ(loads.evaluate(genes.data()), 0.75 * 6.0 + 0.25 * 7.0 / 2.0);
+  EXPECT_DOUBLE_EQ(loads.evaluate(all_on_1.data()), 0.75 * 14.0 + 0.25 * 14.0 / 2.0);
 }
 
 TEST(EtcFitness, MatchesAFloat64ReferenceAtRandomSchedules) {
   for (const char* name : {"u_c_hihi", "u_i_lolo", "u_s_lohi"}) {
     for (int machines : {16, 3}) {
-      SCOPED_TRACE(std::string(name) + " m=" + std::to_string(machines));
-      const Problem p = Problem::make("etc", 700, 9, nullptr, {name, machines, 0.6});
+      const char* flowtime = machines == 3 ? "loads" : "completion";
+      SCOPED_TRACE(std::string(name) + " m=" + std::to_string(machines) + " " + flowtime);
+      const Problem p = Problem::make("etc", 700, 9, nullptr, {name, machines, 0.6, flowtime});
+      EXPECT_EQ(etc_flowtime_name(p.etc->flowtime_kind), std::string(flowtime));
       ASSERT_TRUE(p.is_external());
       EXPECT_EQ(p.lower, 0.0);
       EXPECT_EQ(p.upper, machines);
@@ -195,6 +206,11 @@ TEST(EtcProblem, NamesItsOptimumUnknownAndChecksItsOptions) {
   EXPECT_THROW(c.validate(), UserError);
   c.etc_class = "TlMhCi";
   EXPECT_NO_THROW(c.validate());
+  c.etc_flowtime = "sum";
+  EXPECT_THROW(c.validate(), UserError);
+  c.etc_flowtime = "loads";
+  EXPECT_NO_THROW(c.validate());
+  EXPECT_EQ(make_problem(c).etc->flowtime_kind, EtcFlowtime::kLoads);
 }
 
 class EtcFile : public TempDirTest {
@@ -263,6 +279,7 @@ TEST_F(EtcCli, DifferentialEvolutionImprovesOnTheInitialPopulation) {
   const nlohmann::json j = nlohmann::json::parse(o.out);
   EXPECT_EQ(j["config"]["etc_class"], "TlMlCs");
   EXPECT_EQ(j["config"]["etc_machines"], 8);
+  EXPECT_EQ(j["config"]["etc_flowtime"], "completion");
   EXPECT_TRUE(j["best_error"].is_null());  // no known optimum
   const double first = j["trace"][0][2].get<double>();
   EXPECT_LT(j["best_fitness"].get<double>(), 0.95 * first);
@@ -276,6 +293,7 @@ TEST_F(EtcCli, BraunsSizeIsTheDefaultAndBadValuesGiveOneErrorLine) {
   expect_one_line_error(chainsaw(base + "--etc-class u_q_hihi"), "--etc-class = u_q_hihi");
   expect_one_line_error(chainsaw(base + "--etc-machines 0"), "--etc-machines = 0");
   expect_one_line_error(chainsaw(base + "--etc-lambda 2"), "--etc-lambda");
+  expect_one_line_error(chainsaw(base + "--etc-flowtime sum"), "--etc-flowtime = sum");
   const std::string bad = out_path("bad.txt");
   std::ofstream(bad) << "1 2 x\n";
   expect_one_line_error(chainsaw(base + "--dim 3 --etc-machines 1 --instance " + bad),

@@ -3,9 +3,9 @@
 // a chunk of 256 at a time; a thread's value is the task's time if the individual assigns the
 // task to i, else 0, and a block-wide inclusive scan (CUB) plus the carry of earlier chunks
 // gives each assigned task its completion time. The load of i is the final carry, its flowtime
-// the sum of the assigned completion times. O(n m) reads per individual like the host's loop
-// (etc_scheduling.cpp); the genes are gathered through the order (n reals, from L2 for a few
-// individuals at a time). The scan and the final reduction are fixed trees: the same bits every
+// the sum of the assigned completion times (EtcFlowtime::kLoads: its load). O(n m) reads per
+// individual like the host's loop (etc_scheduling.cpp); the genes are gathered through the
+// order (n reals, from L2 for a few individuals at a time). The scan and the final reduction are fixed trees: the same bits every
 // run; they add in another order than the host's sequential loop, so the two agree to rounding.
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -31,7 +31,8 @@ __global__ void __launch_bounds__(kThreads)
   } temp;
   const real_t* x = genes + static_cast<Dim>(blockIdx.x) * pitch;
   double makespan = 0.0;  // every thread keeps the block-wide values (the scan's aggregate)
-  double flowtime = 0.0;  // this thread's share
+  double loads = 0.0;     // likewise
+  double flowtime = 0.0;  // this thread's share of the completion times
   for (int i = 0; i < v.machines; ++i) {
     const std::int32_t* order = v.order + static_cast<Dim>(i) * v.tasks;
     const double* time = v.sorted_time + static_cast<Dim>(i) * v.tasks;
@@ -48,8 +49,12 @@ __global__ void __launch_bounds__(kThreads)
       carry += chunk_total;
     }
     makespan = fmax(makespan, carry);
+    loads += carry;
   }
-  const double total_flowtime = Reduce(temp.reduce).Sum(flowtime);
+  // The branch is the same for the whole block (a kernel parameter): the reduction stays
+  // block-wide.
+  const double total_flowtime =
+      v.flowtime_kind == EtcFlowtime::kLoads ? loads : Reduce(temp.reduce).Sum(flowtime);
   if (threadIdx.x == 0)
     fitness[blockIdx.x] = etc_fitness(makespan, total_flowtime, v.machines, v.lambda);
 }

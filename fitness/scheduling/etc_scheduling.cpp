@@ -54,8 +54,20 @@ EtcClass parse_etc_class(const std::string& flag, const std::string& text) {
                   "TlMlCs: task and machine heterogeneity hi/lo, consistency c, i or s)");
 }
 
+EtcFlowtime parse_etc_flowtime(const std::string& flag, const std::string& text) {
+  for (EtcFlowtime f : {EtcFlowtime::kCompletionTimes, EtcFlowtime::kLoads})
+    if (text == etc_flowtime_name(f)) return f;
+  throw UserError(flag + " = " + text +
+                  ": not a flowtime (completion: the sum of the tasks' completion times; loads: "
+                  "the sum of the machines' loads)");
+}
+
+const char* etc_flowtime_name(EtcFlowtime flowtime) {
+  return flowtime == EtcFlowtime::kLoads ? "loads" : "completion";
+}
+
 EtcInstance EtcInstance::generate(const EtcClass& etc_class, std::int64_t tasks, int machines,
-                                  double lambda, std::uint64_t seed) {
+                                  double lambda, std::uint64_t seed, EtcFlowtime flowtime) {
   std::vector<double> etc(static_cast<std::size_t>(tasks) * static_cast<std::size_t>(machines));
   const double phi_b = etc_class.task_range(), phi_r = etc_class.machine_range();
   const std::uint64_t key = derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kEtcMatrix));
@@ -74,17 +86,18 @@ EtcInstance EtcInstance::generate(const EtcClass& etc_class, std::int64_t tasks,
       for (int i = 0; i < machines; i += 2) row[i] = even[static_cast<std::size_t>(i / 2)];
     }
   }
-  return from_matrix(std::move(etc), tasks, machines, lambda);
+  return from_matrix(std::move(etc), tasks, machines, lambda, flowtime);
 }
 
 EtcInstance EtcInstance::from_matrix(std::vector<double> etc, std::int64_t tasks, int machines,
-                                     double lambda) {
+                                     double lambda, EtcFlowtime flowtime) {
   CHAINSAW_EXPECTS(etc.size() == static_cast<std::size_t>(tasks) * static_cast<std::size_t>(machines),
                    "an ETC matrix of the wrong size");
   EtcInstance inst;
   inst.tasks = tasks;
   inst.machines = machines;
   inst.lambda = lambda;
+  inst.flowtime_kind = flowtime;
   inst.etc = std::move(etc);
   const auto n = static_cast<std::size_t>(tasks);
   inst.order.resize(n * static_cast<std::size_t>(machines));
@@ -105,7 +118,7 @@ EtcInstance EtcInstance::from_matrix(std::vector<double> etc, std::int64_t tasks
 }
 
 EtcView EtcInstance::view() const {
-  return {tasks, machines, lambda, order.data(), sorted_time.data()};
+  return {tasks, machines, lambda, flowtime_kind, order.data(), sorted_time.data()};
 }
 
 void EtcInstance::schedule_times(const real_t* genes, double& makespan, double& flowtime) const {
@@ -124,7 +137,7 @@ void EtcInstance::schedule_times(const real_t* genes, double& makespan, double& 
       sum += completion;
     }
     makespan = std::max(makespan, completion);
-    flowtime += sum;
+    flowtime += etc_machine_flowtime(flowtime_kind, sum, completion);
   }
 }
 

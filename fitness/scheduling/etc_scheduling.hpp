@@ -9,7 +9,10 @@
 //  - no previous workload (W_i = 0);
 //  - each machine runs its tasks shortest first (the order that minimises its flowtime, as in
 //    the paper's [4], Carretero, Xhafa & Abraham 2007), ties by task index;
-//  - lambda = 0.75, [4]'s weight (the paper does not print its own).
+//  - lambda = 0.75, [4]'s weight (the paper does not print its own);
+//  - flowtime is the sum of the tasks' completion times, as in [4] (EtcFlowtime::kCompletionTimes),
+//    or, on request, the sum of the machines' loads (kLoads): the paper's equations (3) and (4)
+//    read literally, which is what its Table 1's values measure (docs/functions.md).
 // Evaluation formulation, shared by both backends: each machine's tasks are sorted by their ETC
 // on it once, at start-up (order, sorted_time). A machine's completion times are then the prefix
 // sums of sorted_time over the tasks assigned to it, taken in that fixed order; its load is the
@@ -62,10 +65,20 @@ CHAINSAW_HD double etc_fitness(double makespan, double flowtime, int machines, d
   return lambda * makespan + (1.0 - lambda) * flowtime / static_cast<double>(machines);
 }
 
+enum class EtcFlowtime { kCompletionTimes, kLoads };
+// "completion" or "loads"; throws UserError naming `flag` and the accepted values.
+EtcFlowtime parse_etc_flowtime(const std::string& flag, const std::string& text);
+const char* etc_flowtime_name(EtcFlowtime flowtime);
+// One machine's share of the flowtime: the sum of its tasks' completion times, or its load.
+CHAINSAW_HD double etc_machine_flowtime(EtcFlowtime flowtime, double completion_sum, double load) {
+  return flowtime == EtcFlowtime::kLoads ? load : completion_sum;
+}
+
 struct EtcView {
   std::int64_t tasks = 0;
   int machines = 0;
   double lambda = kEtcDefaultLambda;
+  EtcFlowtime flowtime_kind = EtcFlowtime::kCompletionTimes;
   const std::int32_t* order = nullptr;  // machine-major: order[i * tasks + k], k-th shortest on i
   const double* sorted_time = nullptr;  // ETC of that task on machine i
 };
@@ -74,6 +87,7 @@ struct EtcInstance {
   std::int64_t tasks = 0;
   int machines = 0;
   double lambda = kEtcDefaultLambda;
+  EtcFlowtime flowtime_kind = EtcFlowtime::kCompletionTimes;
   std::vector<double> etc;  // task-major: etc[t * machines + i]
   std::vector<std::int32_t> order;
   std::vector<double> sorted_time;
@@ -83,13 +97,16 @@ struct EtcInstance {
   // (machine 0 fastest for every task), semi-consistent ones in their even columns only
   // (Braun: "the even columns are consistent"). Deterministic for any thread count.
   static EtcInstance generate(const EtcClass& etc_class, std::int64_t tasks, int machines,
-                              double lambda, std::uint64_t seed);
+                              double lambda, std::uint64_t seed,
+                              EtcFlowtime flowtime = EtcFlowtime::kCompletionTimes);
   // From a given matrix (task-major, tasks * machines positive finite values; the caller has
   // validated them).
   static EtcInstance from_matrix(std::vector<double> etc, std::int64_t tasks, int machines,
-                                 double lambda);
+                                 double lambda,
+                                 EtcFlowtime flowtime = EtcFlowtime::kCompletionTimes);
   EtcView view() const;  // host pointers
-  // Machine loads (makespan = their max) and the summed flowtime of a schedule, in double.
+  // Machine loads (makespan = their max) and the flowtime (of `flowtime`'s kind) of a schedule,
+  // in double.
   void schedule_times(const real_t* genes, double& makespan, double& flowtime) const;
   double evaluate(const real_t* genes) const;
 };

@@ -218,6 +218,11 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   add_number(run, o, "--etc-lambda", c.etc_lambda,
              "etc: weight of the makespan, fit = lambda makespan + (1 - lambda) flowtime / m",
              kReal, parse_real);
+  run.add_option("--etc-flowtime", c.etc_flowtime,
+                 "etc: flowtime as the sum of the tasks' completion times (completion, as in "
+                 "Carretero et al.) or of the machines' loads (loads, Kromer et al.'s Table 1)")
+      ->type_name("completion|loads")
+      ->capture_default_str();
   add_parsed(run, o, "--backend", "where to run: auto takes the GPU when there is one",
              "auto|cpu|cuda", backend_name(c.backend),
              [&c](const std::string& f, const std::string& t) { c.backend = parse_backend(f, t); });

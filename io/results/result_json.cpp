@@ -72,6 +72,7 @@ static void read_algorithm_config(const nlohmann::json& j, Config& c) {
   optional("etc_class", c.etc_class);
   optional("etc_machines", c.etc_machines);
   optional("etc_lambda", c.etc_lambda);
+  optional("etc_flowtime", c.etc_flowtime);  // since --etc-flowtime: earlier files have none
 }
 
 nlohmann::ordered_json config_to_json(const Config& c) {
@@ -87,6 +88,7 @@ nlohmann::ordered_json config_to_json(const Config& c) {
   j["etc_class"] = c.etc_class;
   j["etc_machines"] = c.etc_machines;
   j["etc_lambda"] = c.etc_lambda;
+  j["etc_flowtime"] = c.etc_flowtime;
   j["population"] = c.population_size;
   j["batch"] = c.batch;
   j["blx_alpha"] = c.blx_alpha;
