@@ -368,14 +368,12 @@ def cmd_report(a):
     refused = {}
     docs = load(a.folder, refused)
     lines = ["# Seed papers' experiments, run by chainsaw", ""]
-    for title, make in (("Janssen et al. Table 3: time per run", janssen_time),
-                        ("Janssen et al. Table 4: de against jde", janssen_rank),
-                        ("Nashed et al. Table 2", nashed), ("Kromer et al. Table 1", kromer),
-                        (KROMER_LOADS_TITLE, lambda docs: kromer(docs, "kromer-loads"))):
-        key = {"Janssen et al. Table 3: time per run": "janssen-time",
-               "Janssen et al. Table 4: de against jde": "janssen-rank",
-               "Nashed et al. Table 2": "nashed", "Kromer et al. Table 1": "kromer",
-               KROMER_LOADS_TITLE: "kromer-loads"}[title]
+    for title, key, make in (
+            ("Janssen et al. Table 3: time per run", "janssen-time", janssen_time),
+            ("Janssen et al. Table 4: de against jde", "janssen-rank", janssen_rank),
+            ("Nashed et al. Table 2", "nashed", nashed),
+            ("Kromer et al. Table 1", "kromer", kromer),
+            (KROMER_LOADS_TITLE, "kromer-loads", lambda docs: kromer(docs, "kromer-loads"))):
         if any(k[0] == key for k in docs):
             lines += [f"## {title}", ""] + make(docs) + [""]
     if refused:  # "—" in the tables above

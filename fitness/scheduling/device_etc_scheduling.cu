@@ -5,8 +5,9 @@
 // gives each assigned task its completion time. The load of i is the final carry, its flowtime
 // the sum of the assigned completion times (EtcFlowtime::kLoads: its load). O(n m) reads per
 // individual like the host's loop (etc_scheduling.cpp); the genes are gathered through the
-// order (n reals, from L2 for a few individuals at a time). The scan and the final reduction are fixed trees: the same bits every
-// run; they add in another order than the host's sequential loop, so the two agree to rounding.
+// order (n reals, from L2 for a few individuals at a time). The scan and the final reduction
+// are fixed trees: the same bits every run; they add in another order than the host's
+// sequential loop, so the two agree to rounding.
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cuda_runtime.h>
