@@ -156,8 +156,9 @@ TEST_P(CudaAlgorithms, ClassicFunctionsEvaluateAsOnTheHost) {
   }
 }
 
-// The functions of generated data (Schwefel 2.6, 2.13, task scheduling), which the population
-// path makes, then evaluates with their batch kernel, then selects on (three launches a
+// The functions of generated data (Schwefel 2.6, 2.13, task scheduling) and CEC 2010's (one of
+// each layout, the ordered partials of F19 and F20 among them), which the population path
+// makes, then evaluates with their batch kernel, then selects on (three launches a
 // generation): the initial best is the CPU's to rounding; later, the GPU's best fitness is the
 // host's value of its best genes, below the initial one, and the run repeats exactly.
 // Scatter Search refuses them. Task scheduling runs with both flowtimes.
@@ -165,13 +166,19 @@ TEST_P(CudaAlgorithms, DataFunctionsEvaluateAsOnTheHost) {
   struct DataFunction {
     const char* name;
     const char* etc_flowtime;
+    Dim dim;
   };
-  for (const DataFunction& d : {DataFunction{"schwefel26", "completion"},
-                                DataFunction{"schwefel213", "completion"},
-                                DataFunction{"etc", "completion"}, DataFunction{"etc", "loads"}}) {
+  for (const DataFunction& d :
+       {DataFunction{"schwefel26", "completion", 20}, DataFunction{"schwefel213", "completion", 20},
+        DataFunction{"etc", "completion", 64}, DataFunction{"etc", "loads", 64},
+        DataFunction{"nashed-f1", "completion", 30}, DataFunction{"cec2010-f5", "completion", 100},
+        DataFunction{"cec2010-f12", "completion", 100},
+        DataFunction{"cec2010-f16", "completion", 100},
+        DataFunction{"cec2010-f19", "completion", 100},
+        DataFunction{"cec2010-f20", "completion", 100}}) {
     const std::string function = std::string(d.name) + " " + d.etc_flowtime;
     Config c = gpu_config(GetParam(), d.name, 1000, 3);
-    c.dim = std::string(d.name) == "etc" ? 64 : 20;
+    c.dim = d.dim;
     c.etc_flowtime = d.etc_flowtime;
     c.max_evaluations = c.algorithm_population();
     c.validate();
@@ -195,15 +202,6 @@ TEST_P(CudaAlgorithms, DataFunctionsEvaluateAsOnTheHost) {
   }
 }
 
-TEST(CudaAlgorithmsScope, CecFunctionsSayUseTheCpu) {
-  REQUIRE_GPU();
-  for (const Algorithm algorithm : {Algorithm::kDe, Algorithm::kScatterSearch}) {
-    Config c = gpu_config(algorithm, "cec2010-f1", 5000, 1);
-    c.dim = 1000;
-    const Problem problem = make_problem(c.function, c.dim, c.seed, "");
-    EXPECT_THROW(make_population_algorithm(c, problem, Backend::kCuda), UserError);
-  }
-}
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, CudaAlgorithms,
                          ::testing::Values(Algorithm::kDe, Algorithm::kJde, Algorithm::kPso,

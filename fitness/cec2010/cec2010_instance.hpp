@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "fitness/cec2010/cec2010.hpp"
+#include "fitness/external_objective.hpp"
 #include "fitness/problem.hpp"
 
 namespace chainsaw {
@@ -61,5 +63,9 @@ double orthogonality_error(const std::vector<double>& m, int n);
 // f(x) of a stored individual on the host: kHostChunk items per chunk, in parallel, combined in
 // order (the same tree for any thread count).
 double evaluate_cec2010_host(const Problem& problem, const real_t* x);
+
+// Function `id` over stored rows on the GPU, a block per row (fitness/cec2010/
+// device_cec2010_batch.cu): the GPU population path's evaluation. CUDA builds only.
+DeviceBatchFn cec2010_device_batch(std::shared_ptr<const CecInstance> instance, FunctionId id);
 
 }  // namespace chainsaw

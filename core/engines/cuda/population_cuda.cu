@@ -10,15 +10,23 @@
 #include "core/engines/cuda/device_buffer.hpp"
 #include "core/engines/cuda/population_kernels.cuh"
 #include "core/error.hpp"
+#include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/janssen/device_janssen.cuh"
 
 namespace chainsaw {
 
 namespace {
 
-// The functions of generated data, evaluated by their own batch kernel (device::BatchRow).
+// The functions of generated data and CEC 2010's, evaluated by their own batch kernel
+// (device::BatchRow).
 bool evaluated_by_batch_kernel(const Problem& problem) {
-  return problem.has_generated_data() && problem.external->device;
+  return problem.is_cec2010() || (problem.has_generated_data() && problem.external->device);
+}
+
+// That batch kernel: CEC 2010's is made here (a CEC Problem carries no objective callback).
+DeviceBatchFn batch_kernel(const Problem& problem) {
+  if (problem.is_cec2010()) return cec2010_device_batch(problem.cec, problem.function);
+  return evaluated_by_batch_kernel(problem) ? problem.external->device : DeviceBatchFn{};
 }
 
 }  // namespace
@@ -27,14 +35,12 @@ bool population_runs_on_cuda(const Config& config, const Problem& problem, std::
   const char* reason = nullptr;
   if (config.algorithm == Algorithm::kMaSwChains)
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
-  else if (problem.is_cec2010() || (problem.is_external() && !problem.is_janssen() &&
-                                    !evaluated_by_batch_kernel(problem)))
-    reason = "the GPU population path evaluates the built-in functions only, not cec2010-* "
-             "(nashed-f1) or user objectives";
+  else if (problem.is_external() && !problem.is_janssen() && !evaluated_by_batch_kernel(problem))
+    reason = "the GPU population path evaluates the built-in functions only, not user objectives";
   else if ((problem.is_janssen() || evaluated_by_batch_kernel(problem)) &&
            config.algorithm == Algorithm::kScatterSearch)
-    reason = "Scatter Search's GPU improvement evaluates per-gene functions only, not janssen-*, "
-             "schwefel26, schwefel213 or etc";
+    reason = "Scatter Search's GPU improvement evaluates per-gene functions only, not cec2010-* "
+             "(nashed-f1), janssen-*, schwefel26, schwefel213 or etc";
   if (reason && why) *why = reason;
   return reason == nullptr;
 }
@@ -62,7 +68,7 @@ void visit_per_gene_function(const Problem& problem, F&& f) {
     using Fn = decltype(fn);
     if constexpr (std::is_same_v<Fn, GenesOnly>) {
       throw UserError("the GPU population path evaluates the built-in functions only, not "
-                      "cec2010-* or user objectives");
+                      "user objectives");
     } else {
       f(fn);
     }
@@ -82,6 +88,10 @@ class CudaPopulation final : public PopulationAlgorithm {
         dim_(problem.dim),
         vmax_(config.pso_vmax * problem.width()) {
     threads_ = block_threads(dim_);
+    // A function evaluated by its own code (Janssen's, a batch kernel) reads its o there; the
+    // fused kernels' copy of the shift must not point into host memory (CEC 2010's o).
+    shift_ = problem.shift;
+    if (problem.is_janssen() || evaluated_by_batch_kernel(problem)) shift_.stored = nullptr;
     if (problem.is_janssen()) {
       janssen_ = std::make_unique<DeviceJanssen>(*problem.janssen);
       janssen_view_ = janssen_->view;
@@ -101,6 +111,7 @@ class CudaPopulation final : public PopulationAlgorithm {
       best_index_ = DeviceBuffer<int>(1);
     }
     if (evaluated_by_batch_kernel(problem)) {
+      batch_ = batch_kernel(problem);
       trial_fitness_ = DeviceBuffer<double>(static_cast<std::size_t>(n_));
       evaluate_rows(nullptr, 0, nullptr);  // the function's data to the device, before the clock
     }
@@ -135,7 +146,7 @@ class CudaPopulation final : public PopulationAlgorithm {
       using Fn = decltype(fn);
       device::initialize_kernel<Fn><<<n_, threads_, shared_bytes<Fn>(), stream_.get()>>>(
           genes_[current_].data(), pso_ ? velocity_.data() : nullptr, fitness_[current_].data(),
-          dim_, problem_.lower, problem_.width(), vmax_, problem_.shift, config_.seed,
+          dim_, problem_.lower, problem_.width(), vmax_, shift_, config_.seed,
           janssen_view_);
       CHAINSAW_CUDA_CHECK_LAUNCH();
       if constexpr (device::kEvaluatedApart<Fn>)
@@ -223,7 +234,7 @@ class CudaPopulation final : public PopulationAlgorithm {
       device::PsoStep a{genes_[current_].data(), velocity_.data(), pbest_.data(),
                         fitness_[current_].data(), pbest_fitness_.data(), gbest_.data(), count,
                         dim_, problem_.lower, problem_.upper, config_.pso_w, config_.pso_c1,
-                        config_.pso_c2, vmax_, problem_.shift, config_.seed,
+                        config_.pso_c2, vmax_, shift_, config_.seed,
                         static_cast<std::uint64_t>(generation_), janssen_view_};
       device::pso_step_kernel<Fn><<<count, threads_, shared_bytes<Fn>(), stream_.get()>>>(a);
       CHAINSAW_CUDA_CHECK_LAUNCH();
@@ -239,7 +250,7 @@ class CudaPopulation final : public PopulationAlgorithm {
                            fitness_[current_].data(), fitness_[next].data(),
                            f_[current_].data(), cr_[current_].data(), f_[next].data(),
                            cr_[next].data(), n_, count, dim_, problem_.lower, problem_.upper,
-                           problem_.shift, config_.seed, static_cast<std::uint64_t>(generation_),
+                           shift_, config_.seed, static_cast<std::uint64_t>(generation_),
                            config_.algorithm == Algorithm::kJde,
                            config_.de_crossover == DeCrossover::kExponential, config_.jde_tau1,
                            config_.jde_tau2, janssen_view_};
@@ -255,7 +266,7 @@ class CudaPopulation final : public PopulationAlgorithm {
 
   // BatchRow: f of rows [0, rows) of `genes` (stride D) by the function's batch kernel.
   void evaluate_rows(const real_t* genes, int rows, double* fitness) {
-    problem_.external->device(genes, dim_, rows, dim_, fitness, stream_.get());
+    batch_(genes, dim_, rows, dim_, fitness, stream_.get());
   }
 
   // The one wait of a unit: the fitness the host needs for the best and the stopping rules.
@@ -289,9 +300,11 @@ class CudaPopulation final : public PopulationAlgorithm {
   Dim dim_;
   double vmax_;
   int threads_ = 32;
+  Shift shift_;  // o as the fused kernels see it
   CudaStream stream_;
   DeviceBuffer<real_t> genes_[2];  // DE: double-buffered generations; PSO: positions in [0]
   DeviceBuffer<double> fitness_[2], f_[2], cr_[2];
+  DeviceBatchFn batch_;                 // BatchRow: the function's batch kernel
   DeviceBuffer<double> trial_fitness_;  // BatchRow DE: the trials' f before the selection
   int current_ = 0;
   DeviceBuffer<real_t> velocity_, pbest_, gbest_;

@@ -17,40 +17,13 @@
 
 #include "core/algorithms/population_ops.hpp"
 #include "core/types.hpp"
+#include "fitness/device_block_reduce.cuh"
 #include "fitness/janssen/device_janssen.cuh"
 #include "fitness/problem.hpp"
 #include "localsearch/solis_wets.hpp"
 #include "ssga/blx_alpha.hpp"
 
 namespace chainsaw::device {
-
-// Genes of a block's thread: a contiguous range, so that ordered partials (Schwefel 1.2's
-// prefix) combine in index order.
-struct GeneRange {
-  Dim begin, end;
-};
-__device__ inline GeneRange thread_genes(Dim dim) {
-  const Dim per = (dim + blockDim.x - 1) / blockDim.x;
-  const Dim begin = static_cast<Dim>(threadIdx.x) * per;
-  return {begin < dim ? begin : dim, begin + per < dim ? begin + per : dim};
-}
-
-// The block's f from each thread's partial: a shared-memory tree that combines neighbouring
-// ranges in index order (exact for non-commutative partials; the same bits run after run).
-// Every thread gets f. `parts` holds blockDim.x partials.
-template <class Fn>
-__device__ double block_fitness(typename Fn::Partial mine, typename Fn::Partial* parts, Dim dim) {
-  parts[threadIdx.x] = mine;
-  __syncthreads();
-  for (unsigned s = 1; s < blockDim.x; s *= 2) {
-    if (threadIdx.x % (2 * s) == 0 && threadIdx.x + s < blockDim.x)
-      parts[threadIdx.x] = Fn::Partial::combine(parts[threadIdx.x], parts[threadIdx.x + s]);
-    __syncthreads();
-  }
-  const double f = Fn::finish(parts[0], dim) + Fn::kBias;
-  __syncthreads();  // parts may be reused
-  return f;
-}
 
 // The Janssen functions (fitness/janssen/janssen.hpp) read the row whole: the kernels make and
 // store its genes as for the per-gene functions (accumulating nothing), then the block
