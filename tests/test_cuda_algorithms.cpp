@@ -159,9 +159,9 @@ TEST_P(CudaAlgorithms, ClassicFunctionsEvaluateAsOnTheHost) {
 // The functions of generated data (Schwefel 2.6, 2.13, task scheduling) and CEC 2010's (one of
 // each layout, the ordered partials of F19 and F20 among them), which the population path
 // makes, then evaluates with their batch kernel, then selects on (three launches a
-// generation): the initial best is the CPU's to rounding; later, the GPU's best fitness is the
-// host's value of its best genes, below the initial one, and the run repeats exactly.
-// Scatter Search refuses them. Task scheduling runs with both flowtimes.
+// generation), and Janssen's, which Scatter Search evaluates so too: the initial best is the
+// CPU's to rounding; later, the GPU's best fitness is the host's value of its best genes, below
+// the initial one, and the run repeats exactly. Task scheduling runs with both flowtimes.
 TEST_P(CudaAlgorithms, DataFunctionsEvaluateAsOnTheHost) {
   struct DataFunction {
     const char* name;
@@ -175,7 +175,8 @@ TEST_P(CudaAlgorithms, DataFunctionsEvaluateAsOnTheHost) {
         DataFunction{"cec2010-f12", "completion", 100},
         DataFunction{"cec2010-f16", "completion", 100},
         DataFunction{"cec2010-f19", "completion", 100},
-        DataFunction{"cec2010-f20", "completion", 100}}) {
+        DataFunction{"cec2010-f20", "completion", 100}, DataFunction{"janssen-f1", "completion", 10},
+        DataFunction{"janssen-f7", "completion", 30}}) {
     const std::string function = std::string(d.name) + " " + d.etc_flowtime;
     Config c = gpu_config(GetParam(), "sphere", 1000, 3);
     c.function = d.name;  // validated below, at its own D
@@ -184,10 +185,6 @@ TEST_P(CudaAlgorithms, DataFunctionsEvaluateAsOnTheHost) {
     c.max_evaluations = c.algorithm_population();
     c.validate();
     const Problem problem = make_problem(c);
-    if (GetParam() == Algorithm::kScatterSearch) {
-      EXPECT_THROW(make_population_algorithm(c, problem, Backend::kCuda), UserError) << function;
-      continue;
-    }
     const GpuRun cpu = run_on(Backend::kCpu, c), gpu = run_on(Backend::kCuda, c);
     EXPECT_NEAR(gpu.result.best_fitness, cpu.result.best_fitness,
                 1e-9 * std::fabs(cpu.result.best_fitness))

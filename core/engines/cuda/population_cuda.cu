@@ -23,10 +23,12 @@ bool evaluated_by_batch_kernel(const Problem& problem) {
   return problem.is_cec2010() || (problem.has_generated_data() && problem.external->device);
 }
 
-// That batch kernel: CEC 2010's is made here (a CEC Problem carries no objective callback).
+// The batch kernel of a function that is not a per-gene term (Janssen's too): CEC 2010's is
+// made here (a CEC Problem carries no objective callback).
 DeviceBatchFn batch_kernel(const Problem& problem) {
   if (problem.is_cec2010()) return cec2010_device_batch(problem.cec, problem.function);
-  return evaluated_by_batch_kernel(problem) ? problem.external->device : DeviceBatchFn{};
+  return problem.is_janssen() || evaluated_by_batch_kernel(problem) ? problem.external->device
+                                                                    : DeviceBatchFn{};
 }
 
 }  // namespace
@@ -37,10 +39,6 @@ bool population_runs_on_cuda(const Config& config, const Problem& problem, std::
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
   else if (problem.is_external() && !problem.is_janssen() && !evaluated_by_batch_kernel(problem))
     reason = "the GPU population path evaluates the built-in functions only, not user objectives";
-  else if ((problem.is_janssen() || evaluated_by_batch_kernel(problem)) &&
-           config.algorithm == Algorithm::kScatterSearch)
-    reason = "Scatter Search's GPU improvement evaluates per-gene functions only, not cec2010-* "
-             "(nashed-f1), janssen-*, schwefel26, schwefel213 or etc";
   if (reason && why) *why = reason;
   return reason == nullptr;
 }
@@ -59,7 +57,7 @@ int block_threads(Dim dim) {
 }
 
 // f(Fn{}) for the problem's function: the built-in per-gene functions, the Janssen functions as
-// device::JanssenRow and those of generated data as device::BatchRow (DE, jDE and PSO only).
+// device::JanssenRow and those of generated data and CEC 2010's as device::BatchRow.
 template <class F>
 void visit_per_gene_function(const Problem& problem, F&& f) {
   if (problem.is_janssen()) return f(device::JanssenRow{});
@@ -321,10 +319,15 @@ class CudaPopulation final : public PopulationAlgorithm {
 // and runs its whole Solis-Wets improvement (ss_combine_improve_kernel); the reference set (a few
 // rows) stays with the host, which builds and updates it as on the CPU. An iteration whose
 // budget cannot cover every member's worst case runs on the CPU, member after member, as there.
+// A function that is not a per-gene term (Janssen's, CEC 2010's, those of generated data) takes
+// the same steps cut at each evaluation, which its batch kernel makes for all members at once
+// (improve_apart).
 class CudaScatterSearch final : public ScatterSearch {
  public:
   CudaScatterSearch(const Config& config, const Problem& problem)
-      : ScatterSearch(config, problem), threads_(block_threads(problem.dim)) {
+      : ScatterSearch(config, problem),
+        threads_(block_threads(problem.dim)),
+        batch_(batch_kernel(problem)) {
     const std::size_t rows = static_cast<std::size_t>(children());
     const std::size_t genes = rows * static_cast<std::size_t>(dim());
     device_reference_ = DeviceBuffer<real_t>(static_cast<std::size_t>(reference_size()) *
@@ -334,6 +337,13 @@ class CudaScatterSearch final : public ScatterSearch {
     device_parents_ = DeviceBuffer<int>(2 * rows);
     device_fitness_ = DeviceBuffer<double>(rows);
     device_spent_ = DeviceBuffer<long long>(rows);
+    if (batch_) {
+      device_state_ = DeviceBuffer<SolisWetsState>(rows);
+      device_candidate_ = DeviceBuffer<real_t>(genes);
+      device_candidate_fitness_ = DeviceBuffer<double>(rows);
+      device_pending_ = DeviceBuffer<int>(rows);
+      batch_(nullptr, dim(), 0, dim(), nullptr, stream_.get());  // the data to the device now
+    }
   }
 
  protected:
@@ -354,12 +364,16 @@ class CudaScatterSearch final : public ScatterSearch {
                           2 * static_cast<long long>(config_.ss_ls_iterations), dim(),
                           problem_.lower, problem_.upper, config_.ss_lambda,
                           config_.solis_wets, problem_.shift, config_.seed, iteration};
-    visit_per_gene_function(problem_, [&](auto fn) {
-      using Fn = decltype(fn);
-      const std::size_t shared = static_cast<std::size_t>(threads_) * sizeof(typename Fn::Partial);
-      device::ss_combine_improve_kernel<Fn><<<count, threads_, shared, s>>>(a);
-      CHAINSAW_CUDA_CHECK_LAUNCH();
-    });
+    if (batch_) {
+      improve_apart(a);
+    } else {
+      visit_per_gene_function(problem_, [&](auto fn) {
+        using Fn = decltype(fn);
+        const std::size_t shared = static_cast<std::size_t>(threads_) * sizeof(typename Fn::Partial);
+        device::ss_combine_improve_kernel<Fn><<<count, threads_, shared, s>>>(a);
+        CHAINSAW_CUDA_CHECK_LAUNCH();
+      });
+    }
     const std::size_t genes = static_cast<std::size_t>(count) * static_cast<std::size_t>(dim());
     std::vector<long long> used(static_cast<std::size_t>(count));
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(pool().data(), device_pool_.data(), genes * sizeof(real_t),
@@ -375,12 +389,38 @@ class CudaScatterSearch final : public ScatterSearch {
   }
 
  private:
+  // ss_combine_improve_kernel's steps with the batch kernel's evaluations between them
+  // (device::SsApart): the pool, then each step's forward candidates and the backward ones of
+  // the members whose forward move failed (all rows are evaluated; only those are read).
+  void improve_apart(const device::SsIteration& a) {
+    cudaStream_t s = stream_.get();
+    const device::SsApart p{device_state_.data(), device_candidate_.data(),
+                            device_candidate_fitness_.data(), device_pending_.data()};
+    device::ss_combine_kernel<<<a.count, threads_, threads_ * sizeof(SumPartial), s>>>(a, p);
+    CHAINSAW_CUDA_CHECK_LAUNCH();
+    batch_(a.pool, dim(), a.count, dim(), a.fitness, s);
+    for (int step = 0; step < a.iterations; ++step) {
+      for (const bool forward : {true, false}) {
+        device::ss_candidates_kernel<<<a.count, threads_, 0, s>>>(a, p, step, forward);
+        CHAINSAW_CUDA_CHECK_LAUNCH();
+        batch_(p.candidate, dim(), a.count, dim(), p.candidate_fitness, s);
+        device::ss_decide_kernel<<<a.count, threads_, 0, s>>>(a, p, step, forward);
+        CHAINSAW_CUDA_CHECK_LAUNCH();
+      }
+    }
+  }
+
   int threads_;
   CudaStream stream_;
+  DeviceBatchFn batch_;  // the function's batch kernel; empty for per-gene functions
   DeviceBuffer<real_t> device_reference_, device_pool_, device_bias_;
   DeviceBuffer<int> device_parents_;
   DeviceBuffer<double> device_fitness_;
   DeviceBuffer<long long> device_spent_;
+  DeviceBuffer<SolisWetsState> device_state_;  // improve_apart's
+  DeviceBuffer<real_t> device_candidate_;
+  DeviceBuffer<double> device_candidate_fitness_;
+  DeviceBuffer<int> device_pending_;
 };
 
 }  // namespace

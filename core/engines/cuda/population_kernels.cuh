@@ -259,6 +259,53 @@ struct SquaredDistance {  // a block sum through block_fitness
   __device__ static double finish(const Partial& p, Dim) { return p.sum; }
 };
 
+// Member m's combination: x (bias 0) from its two parents, each thread its range g; the
+// parents' squared distances and, through accumulate(j, gene), the child's f terms go to the
+// caller.
+template <class Accumulate>
+__device__ void ss_combine(const SsIteration& a, int m, const GeneRange& g, SumPartial& squares,
+                           const Accumulate& accumulate) {
+  const Dim row = static_cast<Dim>(m) * a.dim;
+  const real_t* xa = a.ref + static_cast<Dim>(a.parent_a[m]) * a.dim;
+  const real_t* xb = a.ref + static_cast<Dim>(a.parent_b[m]) * a.dim;
+  const std::uint64_t combination =
+      population_key(a.seed, PopulationPurpose::kCombination, a.iteration,
+                     static_cast<std::uint64_t>(m));
+  const double alpha = ss_child_alpha(m % 2, a.lambda);
+  for (Dim j = g.begin; j < g.end; ++j) {
+    const real_t gene = blx_alpha_gene(xa[j], xb[j], alpha, a.lower, a.upper,
+                                       uniform_at(combination, static_cast<std::uint64_t>(j)));
+    a.pool[row + j] = gene;
+    a.bias[row + j] = real_t{0};
+    accumulate(j, gene);
+    const double d = static_cast<double>(xa[j]) - static_cast<double>(xb[j]);
+    squares.sum += d * d;
+  }
+}
+
+// A Solis-Wets step's keyed stream, and its deviate and candidate for gene j (drawn again where
+// ss_improve keeps them).
+__device__ inline std::uint64_t ss_step_key(const SsIteration& a, int m, int step) {
+  return derive_key(population_key(a.seed, PopulationPurpose::kImprovement, a.iteration,
+                                   static_cast<std::uint64_t>(m)),
+                    static_cast<std::uint64_t>(step));
+}
+__device__ inline real_t ss_dif(std::uint64_t key, double rho, Dim j) {
+  return static_cast<real_t>(rho * normal_at(key, static_cast<std::uint64_t>(j)));
+}
+__device__ inline real_t ss_candidate(const SsIteration& a, bool forward, real_t x, real_t bias,
+                                      real_t dif) {
+  return forward ? sw_forward_gene(x, bias, dif, a.lower, a.upper)
+                 : sw_backward_gene(x, bias, dif, a.lower, a.upper);
+}
+// The move taken: x becomes the candidate, the bias follows the move.
+__device__ inline void ss_take_move(const SsIteration& a, bool forward, real_t& x, real_t& bias,
+                                    real_t dif) {
+  x = ss_candidate(a, forward, x, bias, dif);
+  bias = forward ? sw_bias_after_forward_success(bias, dif)
+                 : sw_bias_after_backward_success(bias, dif);
+}
+
 template <class Fn>
 __global__ void ss_combine_improve_kernel(SsIteration a) {
   extern __shared__ unsigned char shared_raw[];
@@ -266,57 +313,35 @@ __global__ void ss_combine_improve_kernel(SsIteration a) {
   const int m = blockIdx.x;
   const Dim row = static_cast<Dim>(m) * a.dim;
   const GeneRange g = thread_genes(a.dim);
-  const real_t* xa = a.ref + static_cast<Dim>(a.parent_a[m]) * a.dim;
-  const real_t* xb = a.ref + static_cast<Dim>(a.parent_b[m]) * a.dim;
   real_t* x = a.pool + row;
   real_t* bias = a.bias + row;
-  const std::uint64_t combination =
-      population_key(a.seed, PopulationPurpose::kCombination, a.iteration,
-                     static_cast<std::uint64_t>(m));
-  const double alpha = ss_child_alpha(m % 2, a.lambda);
   typename Fn::Partial partial{};
   SumPartial squares{};
-  for (Dim j = g.begin; j < g.end; ++j) {
-    x[j] = blx_alpha_gene(xa[j], xb[j], alpha, a.lower, a.upper,
-                          uniform_at(combination, static_cast<std::uint64_t>(j)));
-    bias[j] = real_t{0};
-    Fn::accumulate(partial, shifted_gene(x[j], a.shift, j), j + 1);
-    const double d = static_cast<double>(xa[j]) - static_cast<double>(xb[j]);
-    squares.sum += d * d;
-  }
+  ss_combine(a, m, g, squares, [&](Dim j, real_t gene) {
+    Fn::accumulate(partial, shifted_gene(gene, a.shift, j), j + 1);
+  });
   double fx = block_fitness<Fn>(partial, parts, a.dim);
   const double distance =
       sqrt(block_fitness<SquaredDistance>(squares, reinterpret_cast<SumPartial*>(parts), a.dim));
   SolisWetsState state;  // every thread takes the same decisions from the same block values
   state.rho = ss_first_rho(distance, a.dim, a.upper - a.lower);
-  const std::uint64_t improvement =
-      population_key(a.seed, PopulationPurpose::kImprovement, a.iteration,
-                     static_cast<std::uint64_t>(m));
   long long spent = 0;
   for (int step = 0; step < a.iterations && spent < a.cap; ++step) {
-    const std::uint64_t key = derive_key(improvement, static_cast<std::uint64_t>(step));
-    auto dif = [&](Dim j) {
-      return static_cast<real_t>(state.rho * normal_at(key, static_cast<std::uint64_t>(j)));
-    };
-    auto candidate = [&](bool forward, Dim j) {
-      return forward ? sw_forward_gene(x[j], bias[j], dif(j), a.lower, a.upper)
-                     : sw_backward_gene(x[j], bias[j], dif(j), a.lower, a.upper);
-    };
+    const std::uint64_t key = ss_step_key(a, m, step);
     // A move: its candidate evaluated; if better, taken (x and the bias updated).
     auto try_move = [&](bool forward) {
       typename Fn::Partial moved{};
       for (Dim j = g.begin; j < g.end; ++j)
-        Fn::accumulate(moved, shifted_gene(candidate(forward, j), a.shift, j), j + 1);
+        Fn::accumulate(moved,
+                       shifted_gene(ss_candidate(a, forward, x[j], bias[j], ss_dif(key, state.rho, j)),
+                                    a.shift, j),
+                       j + 1);
       const double f = block_fitness<Fn>(moved, parts, a.dim);
       ++spent;
       if (!(f < fx)) return false;
       fx = f;
-      for (Dim j = g.begin; j < g.end; ++j) {
-        const real_t d = dif(j);
-        x[j] = candidate(forward, j);
-        bias[j] = forward ? sw_bias_after_forward_success(bias[j], d)
-                          : sw_bias_after_backward_success(bias[j], d);
-      }
+      for (Dim j = g.begin; j < g.end; ++j)
+        ss_take_move(a, forward, x[j], bias[j], ss_dif(key, state.rho, j));
       return true;
     };
     SwOutcome outcome = SwOutcome::kNoDecision;
@@ -335,6 +360,78 @@ __global__ void ss_combine_improve_kernel(SsIteration a) {
   if (threadIdx.x == 0) {
     a.fitness[m] = fx;
     a.spent[m] = spent;
+  }
+}
+
+// Scatter Search on a function evaluated apart (BatchRow: a batch kernel per evaluation, as
+// DE's generations there): the same steps as ss_combine_improve_kernel, cut where an
+// evaluation falls. The host runs ss_combine_kernel, evaluates the pool, then per Solis-Wets
+// step: ss_candidates_kernel for every member's forward move, an evaluation of the candidates,
+// ss_decide_kernel, and the same for the backward move of the members whose forward move
+// failed (`pending`). Each member's state lives in memory between the launches. The
+// improvement's cap (2 iterations) never binds: a step spends at most 2.
+struct SsApart {
+  SolisWetsState* state;      // per member
+  real_t* candidate;          // count rows
+  double* candidate_fitness;  // per member, written by the batch kernel
+  int* pending;               // per member: its forward move failed, the backward one is due
+};
+
+__global__ void ss_combine_kernel(SsIteration a, SsApart p) {
+  extern __shared__ unsigned char shared_raw[];
+  auto* parts = reinterpret_cast<SumPartial*>(shared_raw);
+  const int m = blockIdx.x;
+  SumPartial squares{};
+  ss_combine(a, m, thread_genes(a.dim), squares, [](Dim, real_t) {});
+  const double distance = sqrt(block_fitness<SquaredDistance>(squares, parts, a.dim));
+  if (threadIdx.x == 0) {
+    SolisWetsState state;
+    state.rho = ss_first_rho(distance, a.dim, a.upper - a.lower);
+    p.state[m] = state;
+    a.spent[m] = 0;
+  }
+}
+
+// The step's candidate of every member (forward) or of the pending ones (backward).
+__global__ void ss_candidates_kernel(SsIteration a, SsApart p, int step, bool forward) {
+  const int m = blockIdx.x;
+  if (!forward && !p.pending[m]) return;
+  const Dim row = static_cast<Dim>(m) * a.dim;
+  const std::uint64_t key = ss_step_key(a, m, step);
+  const double rho = p.state[m].rho;
+  for (Dim j = threadIdx.x; j < a.dim; j += blockDim.x)
+    p.candidate[row + j] =
+        ss_candidate(a, forward, a.pool[row + j], a.bias[row + j], ss_dif(key, rho, j));
+}
+
+// The evaluated move: taken if better (the step's success); a failed forward move leaves the
+// member pending for the backward one, a failed backward move is the step's failure (the bias
+// decays). A decided step adapts rho.
+__global__ void ss_decide_kernel(SsIteration a, SsApart p, int step, bool forward) {
+  const int m = blockIdx.x;
+  if (!forward && !p.pending[m]) return;
+  const double f = p.candidate_fitness[m];
+  const bool better = f < a.fitness[m];
+  SolisWetsState state = p.state[m];
+  __syncthreads();  // every thread has read what thread 0 changes below
+  const Dim row = static_cast<Dim>(m) * a.dim;
+  const std::uint64_t key = ss_step_key(a, m, step);
+  for (Dim j = threadIdx.x; j < a.dim; j += blockDim.x) {
+    if (better)
+      ss_take_move(a, forward, a.pool[row + j], a.bias[row + j], ss_dif(key, state.rho, j));
+    else if (!forward)
+      a.bias[row + j] = sw_bias_after_failure(a.bias[row + j]);
+  }
+  if (threadIdx.x != 0) return;
+  ++a.spent[m];
+  if (better) a.fitness[m] = f;
+  p.pending[m] = forward && !better;
+  if (better || !forward) {
+    sw_adapt(state,
+             better ? (forward ? SwOutcome::kForwardSuccess : SwOutcome::kBackwardSuccess)
+                    : SwOutcome::kFailure,
+             a.params);
+    p.state[m] = state;
   }
 }
 
