@@ -21,20 +21,26 @@ __device__ inline GeneRange thread_genes(Dim dim) {
   return {begin < dim ? begin : dim, begin + per < dim ? begin + per : dim};
 }
 
-// The block's f from each thread's partial (Fn::finish of the combined partial, plus Fn::kBias).
-// Every thread gets f. `parts` holds blockDim.x partials.
-template <class Fn>
-__device__ double block_fitness(typename Fn::Partial mine, typename Fn::Partial* parts, Dim dim) {
+// The block's partial from each thread's (threads in order, ranges in index order). Every
+// thread gets it. `parts` holds blockDim.x partials.
+template <class Partial>
+__device__ Partial block_combine(const Partial& mine, Partial* parts) {
   parts[threadIdx.x] = mine;
   __syncthreads();
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     if (threadIdx.x % (2 * s) == 0 && threadIdx.x + s < blockDim.x)
-      parts[threadIdx.x] = Fn::Partial::combine(parts[threadIdx.x], parts[threadIdx.x + s]);
+      parts[threadIdx.x] = Partial::combine(parts[threadIdx.x], parts[threadIdx.x + s]);
     __syncthreads();
   }
-  const double f = Fn::finish(parts[0], dim) + Fn::kBias;
+  const Partial all = parts[0];
   __syncthreads();  // parts may be reused
-  return f;
+  return all;
+}
+
+// The block's f from each thread's partial (Fn::finish of the combined partial, plus Fn::kBias).
+template <class Fn>
+__device__ double block_fitness(typename Fn::Partial mine, typename Fn::Partial* parts, Dim dim) {
+  return Fn::finish(block_combine(mine, parts), dim) + Fn::kBias;
 }
 
 }  // namespace chainsaw::device

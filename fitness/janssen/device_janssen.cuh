@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/engines/cuda/device_buffer.hpp"
+#include "fitness/device_block_reduce.cuh"
 #include "fitness/device_instance_copy.cuh"
 #include "fitness/janssen/janssen_instance.hpp"
 
@@ -24,20 +25,88 @@ struct DeviceJanssen {
 };
 
 #if defined(__CUDACC__)
+namespace detail {
+
+// Shared scratch for the block's partials: blockDim.x <= kJanssenBlockThreads of at most
+// kJanssenPartialBytes each.
+inline constexpr int kJanssenBlockThreads = 256;
+inline constexpr int kJanssenPartialBytes = 48;
+
+struct ProductPartial {
+  double product = 1.0;
+  __device__ static ProductPartial combine(const ProductPartial& a, const ProductPartial& b) {
+    return {a.product * b.product};
+  }
+};
+
+// The block's partial of term(p, i) over i in [0, n): each thread a contiguous range, combined
+// in index order.
+template <class Partial, class Term>
+__device__ Partial janssen_block_partial(int n, void* scratch, const Term& term) {
+  static_assert(sizeof(Partial) <= kJanssenPartialBytes, "the scratch holds the partials");
+  Partial mine{};
+  const device::GeneRange r = device::thread_genes(n);
+  for (Dim i = r.begin; i < r.end; ++i) term(mine, static_cast<int>(i));
+  return device::block_combine(mine, static_cast<Partial*>(scratch));
+}
+
+// janssen_basic with the n values' terms made by the block's threads: every thread calls it
+// and gets g(v). The sums are the host's in another order (equal to round-off). Bent Cigar,
+// HGBat and HappyCat, a multiply-add per value, are summed whole by every thread.
+__device__ inline double janssen_basic_block(JanssenBasic b, const double* v, int n,
+                                             void* scratch) {
+  const double rate = janssen_rate(b);
+  auto per_gene = [&](auto fn) {
+    using Fn = decltype(fn);
+    using P = typename Fn::Partial;
+    const P p = janssen_block_partial<P>(n, scratch, [&](P& q, int i) {
+      Fn::accumulate(q, rate * v[i], static_cast<typename Fn::Index>(i + 1));
+    });
+    return Fn::finish(p, static_cast<Dim>(n));
+  };
+  switch (b) {
+    case JanssenBasic::kZakharov: return per_gene(Zakharov{});
+    case JanssenBasic::kRosenbrock: return per_gene(Rosenbrock{});
+    case JanssenBasic::kRastrigin: return per_gene(Rastrigin{});
+    case JanssenBasic::kSchwefel: return per_gene(Schwefel226{});
+    case JanssenBasic::kScaffer: return per_gene(Scaffer{});
+    case JanssenBasic::kGriewankRosenbrock: return per_gene(GriewankRosenbrock{});
+    case JanssenBasic::kAckley: return per_gene(Ackley{});
+    case JanssenBasic::kGriewank: return per_gene(Griewank{});
+    case JanssenBasic::kKatsuura: {
+      const double exponent = cec_katsuura_exponent(n);
+      const ProductPartial p = janssen_block_partial<ProductPartial>(
+          n, scratch,
+          [&](ProductPartial& q, int i) { q.product *= cec_katsuura_factor(v[i], i, rate, exponent); });
+      return cec_katsuura_finish(p.product, n);
+    }
+    case JanssenBasic::kElliptic:
+      return janssen_block_partial<SumPartial>(n, scratch, [&](SumPartial& q, int i) {
+               q.sum += elliptic_term(v[i], i, n);
+             }).sum;
+    default: return janssen_basic(b, v, n);
+  }
+}
+
+}  // namespace detail
+
 // f of the row x (stored, visible to the whole block), the block's threads sharing the work:
-// thread i makes y_i = x_i - o_i and z_i = (M y)_i, with the same sums as janssen_value (so the
-// same bits); thread 0 then finishes on z. A thread alone would take 10^4 dependent FMAs per
-// component at D = 100, the generation's whole time. Every thread of the block must call it,
-// with any blockDim.x; every thread gets f.
+// thread i makes y_i = x_i - o_i and z_i = (M y)_i, with the same sums as janssen_value; the
+// basic functions' terms are made in parallel too (detail::janssen_basic_block). A thread
+// alone would take 10^4 dependent FMAs per component at D = 100, the generation's whole time,
+// and then 100 cosines, roots or Katsuura's 32-term sums. Every thread of the block must call
+// it, with blockDim.x <= 256; every thread gets f.
 __device__ inline double janssen_block_value(const JanssenView& v, const real_t* x) {
   __shared__ double y[kJanssenMaxDim], z[kJanssenMaxDim];
   __shared__ double fit[kJanssenMaxComponents], d2[kJanssenMaxComponents];
-  __shared__ double f;
+  __shared__ alignas(16) unsigned char
+      scratch[detail::kJanssenBlockThreads * detail::kJanssenPartialBytes];
   const JanssenSpec& s = v.spec;
   const int n = static_cast<int>(v.dim);
   const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
   const bool composition = s.kind == JanssenKind::kComposition;
   const int parts = composition ? s.components : 1;
+  double f = 0.0;
   for (int c = 0; c < parts; ++c) {
     const double* o = v.o + c * n;
     for (int j = t; j < n; j += threads) y[j] = static_cast<double>(x[j]) - o[j];
@@ -50,19 +119,30 @@ __device__ inline double janssen_block_value(const JanssenView& v, const real_t*
     for (int i = t; i < n; i += threads)
       z[i] = detail::janssen_rotate_row(v.rotation + c * n * n, y, n, i);
     __syncthreads();
-    if (t == 0) {
-      if (composition)
-        fit[c] = janssen_component(s, c, z, n);
-      else
-        f = janssen_rotated_value(v, z, y);
+    if (composition) {
+      const double g = detail::janssen_basic_block(s.basic[c], z, n, scratch);
+      if (t == 0) fit[c] = janssen_component(s, c, g);
+    } else if (s.kind == JanssenKind::kBasic) {
+      f = detail::janssen_basic_block(s.basic[0], z, n, scratch) + s.optimum_value;
+    } else {  // hybrid: z permuted (into y), cut into parts, as janssen_rotated_value
+      for (int k = t; k < n; k += threads) y[k] = z[v.perm[k]];
+      __syncthreads();
+      int sizes[kJanssenMaxComponents];
+      janssen_part_sizes(s, n, sizes);
+      for (int p = 0, begin = 0; p < s.components; begin += sizes[p], ++p)
+        f += detail::janssen_basic_block(s.basic[p], y + begin, sizes[p], scratch);
+      f += s.optimum_value;
     }
     __syncthreads();  // y and z are the next component's
   }
-  if (t == 0 && composition) f = janssen_compose(s, n, fit, d2);
-  __syncthreads();
-  const double result = f;
-  __syncthreads();  // f is the next call's
-  return result;
+  if (composition) {
+    __shared__ double composed;
+    if (t == 0) composed = janssen_compose(s, n, fit, d2);
+    __syncthreads();
+    f = composed;
+    __syncthreads();  // composed is the next call's
+  }
+  return f;
 }
 #endif
 

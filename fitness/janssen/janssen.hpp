@@ -75,10 +75,13 @@ CHAINSAW_HD double bent_cigar(const double* v, int n) {  // z_1^2 + 10^6 sum_{i>
   return v[0] * v[0] + 1.0e6 * tail;
 }
 
-CHAINSAW_HD double elliptic(const double* v, int n) {  // sum 10^(6 (i-1)/(D-1)) z_i^2
+// Elliptic: sum 10^(6 (i-1)/(D-1)) z_i^2; its term i (0-based) of n.
+CHAINSAW_HD double elliptic_term(double v, int i, int n) {
+  return (n > 1 ? pow(10.0, 6.0 * i / (n - 1)) : 1.0) * v * v;
+}
+CHAINSAW_HD double elliptic(const double* v, int n) {
   double s = 0.0;
-  for (int i = 0; i < n; ++i)
-    s += (n > 1 ? pow(10.0, 6.0 * i / (n - 1)) : 1.0) * v[i] * v[i];
+  for (int i = 0; i < n; ++i) s += elliptic_term(v[i], i, n);
   return s;
 }
 
@@ -104,13 +107,21 @@ CHAINSAW_HD double happy_cat(const double* v, int n, double rate) {
   return sqrt(sqrt(fabs(r2 - n))) + (0.5 * r2 + s) / n + 0.5;
 }
 
-// CEC's Katsuura: 10/D^2 prod (1 + i katsuura_sum(z_i))^(10/D^1.2) - 10/D^2.
-CHAINSAW_HD double cec_katsuura(const double* v, int n, double rate) {
-  const double exponent = 10.0 / pow(1.0 * n, 1.2);
-  double f = 1.0;
-  for (int i = 0; i < n; ++i) f *= pow(1.0 + (i + 1) * katsuura_sum(rate * v[i]), exponent);
+// CEC's Katsuura: 10/D^2 prod (1 + i katsuura_sum(z_i))^(10/D^1.2) - 10/D^2: the exponent,
+// factor i (0-based) and the value from the product.
+CHAINSAW_HD double cec_katsuura_exponent(int n) { return 10.0 / pow(1.0 * n, 1.2); }
+CHAINSAW_HD double cec_katsuura_factor(double v, int i, double rate, double exponent) {
+  return pow(1.0 + (i + 1) * katsuura_sum(rate * v), exponent);
+}
+CHAINSAW_HD double cec_katsuura_finish(double product, int n) {
   const double scale = 10.0 / n / n;
-  return f * scale - scale;
+  return product * scale - scale;
+}
+CHAINSAW_HD double cec_katsuura(const double* v, int n, double rate) {
+  const double exponent = cec_katsuura_exponent(n);
+  double f = 1.0;
+  for (int i = 0; i < n; ++i) f *= cec_katsuura_factor(v[i], i, rate, exponent);
+  return cec_katsuura_finish(f, n);
 }
 
 // The official codes' scaling of [-100, 100] into each function's own domain.
@@ -181,9 +192,9 @@ CHAINSAW_HD double janssen_rotate_row(const double* m, const double* y, int n, i
 }
 }  // namespace detail
 
-// A composition's component c at its rotated point z: lambda_c g_c(z) + bias_c.
-CHAINSAW_HD double janssen_component(const JanssenSpec& s, int c, const double* z, int n) {
-  return s.lambda[c] * janssen_basic(s.basic[c], z, n) + s.bias[c];
+// A composition's component c from its basic function's value g_c(z): lambda_c g_c + bias_c.
+CHAINSAW_HD double janssen_component(const JanssenSpec& s, int c, double basic_value) {
+  return s.lambda[c] * basic_value + s.bias[c];
 }
 
 // A composition's f from its components' values fit[c] and squared distances d2[c] to their
@@ -235,7 +246,7 @@ CHAINSAW_HD double janssen_value(const JanssenView& v, const real_t* x) {
     d2[c] = detail::janssen_shift(x, v.o + c * n, n, y);
     for (int i = 0; i < n; ++i) z[i] = detail::janssen_rotate_row(v.rotation + c * n * n, y, n, i);
     if (s.kind != JanssenKind::kComposition) return janssen_rotated_value(v, z, y);
-    fit[c] = janssen_component(s, c, z, n);
+    fit[c] = janssen_component(s, c, janssen_basic(s.basic[c], z, n));
   }
   return janssen_compose(s, n, fit, d2);
 }

@@ -28,7 +28,7 @@ namespace chainsaw::device {
 // The Janssen functions (fitness/janssen/janssen.hpp) read the row whole: the kernels make and
 // store its genes as for the per-gene functions (accumulating nothing), then the block
 // evaluates the stored row together (janssen_block_value). DE, jDE and PSO take this; Scatter
-// Search's improvement, whose candidates are never stored, does not.
+// Search, whose fused improvement never stores its candidates, takes their batch kernel.
 struct JanssenRow : GenesOnly {};
 
 // The functions of generated data (Schwefel 2.6 and 2.13, task scheduling): the kernels make and
