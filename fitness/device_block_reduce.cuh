@@ -11,6 +11,10 @@
 
 namespace chainsaw::device {
 
+// The most threads of a block that evaluates a row (the population path's launch shape; the
+// Janssen functions size their shared scratch by it).
+inline constexpr int kMaxRowBlockThreads = 256;
+
 // Genes of a block's thread: a contiguous range, so that ordered partials combine in index order.
 struct GeneRange {
   Dim begin, end;

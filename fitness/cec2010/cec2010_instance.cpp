@@ -89,14 +89,19 @@ CecLayout cec2010_layout(FunctionId id) {
 }
 
 CecView CecInstance::view() const {
+  return view_at(o.data(), perm.data(), inverse.data(), rotation.data());
+}
+
+CecView CecInstance::view_at(const real_t* o_at, const std::int32_t* perm_at,
+                             const std::int32_t* inverse_at, const double* rotation_at) const {
   CecView v;
   v.dim = dim;
   v.groups = groups;
   v.rest_begin = groups * kM;
-  v.o = o.data();
-  v.perm = perm.empty() ? nullptr : perm.data();
-  v.inverse = inverse.empty() ? nullptr : inverse.data();
-  v.rotation = rotation.empty() ? nullptr : rotation.data();
+  v.o = o_at;
+  v.perm = perm.empty() ? nullptr : perm_at;
+  v.inverse = inverse.empty() ? nullptr : inverse_at;
+  v.rotation = rotation.empty() ? nullptr : rotation_at;
   v.rest_rate = detail::elliptic_rate(dim - v.rest_begin);
   return v;
 }

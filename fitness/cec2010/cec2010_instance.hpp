@@ -37,6 +37,10 @@ struct CecInstance {
 
   // Host pointers.
   CecView view() const;
+  // The same view with its arrays at other addresses (a device's copies of o, P, P^-1 and M);
+  // the sections this instance lacks stay null.
+  CecView view_at(const real_t* o_at, const std::int32_t* perm_at, const std::int32_t* inverse_at,
+                  const double* rotation_at) const;
 
   static CecInstance generate(const FunctionInfo& info, Dim dim, std::uint64_t seed);
   // The one validation of given instance data: sizes against D, o inside the domain, P a

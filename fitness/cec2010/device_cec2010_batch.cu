@@ -46,11 +46,7 @@ DeviceCec copy_to_device(const CecInstance& inst) {
   d.perm = upload(inst.perm);
   d.inverse = upload(inst.inverse);
   d.rotation = upload(inst.rotation);
-  d.view = inst.view();  // sizes; the pointers now to the device copies
-  d.view.o = d.o.data();
-  d.view.perm = inst.perm.empty() ? nullptr : d.perm.data();
-  d.view.inverse = inst.inverse.empty() ? nullptr : d.inverse.data();
-  d.view.rotation = inst.rotation.empty() ? nullptr : d.rotation.data();
+  d.view = inst.view_at(d.o.data(), d.perm.data(), d.inverse.data(), d.rotation.data());
   return d;
 }
 

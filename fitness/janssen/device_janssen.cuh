@@ -27,9 +27,8 @@ struct DeviceJanssen {
 #if defined(__CUDACC__)
 namespace detail {
 
-// Shared scratch for the block's partials: blockDim.x <= kJanssenBlockThreads of at most
+// Shared scratch for the block's partials: blockDim.x <= device::kMaxRowBlockThreads of at most
 // kJanssenPartialBytes each.
-inline constexpr int kJanssenBlockThreads = 256;
 inline constexpr int kJanssenPartialBytes = 48;
 
 struct ProductPartial {
@@ -95,12 +94,12 @@ __device__ inline double janssen_basic_block(JanssenBasic b, const double* v, in
 // basic functions' terms are made in parallel too (detail::janssen_basic_block). A thread
 // alone would take 10^4 dependent FMAs per component at D = 100, the generation's whole time,
 // and then 100 cosines, roots or Katsuura's 32-term sums. Every thread of the block must call
-// it, with blockDim.x <= 256; every thread gets f.
+// it, with blockDim.x <= device::kMaxRowBlockThreads; every thread gets f.
 __device__ inline double janssen_block_value(const JanssenView& v, const real_t* x) {
   __shared__ double y[kJanssenMaxDim], z[kJanssenMaxDim];
   __shared__ double fit[kJanssenMaxComponents], d2[kJanssenMaxComponents];
   __shared__ alignas(16) unsigned char
-      scratch[detail::kJanssenBlockThreads * detail::kJanssenPartialBytes];
+      scratch[device::kMaxRowBlockThreads * detail::kJanssenPartialBytes];
   const JanssenSpec& s = v.spec;
   const int n = static_cast<int>(v.dim);
   const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
@@ -127,11 +126,11 @@ __device__ inline double janssen_block_value(const JanssenView& v, const real_t*
     } else {  // hybrid: z permuted (into y), cut into parts, as janssen_rotated_value
       for (int k = t; k < n; k += threads) y[k] = z[v.perm[k]];
       __syncthreads();
-      int sizes[kJanssenMaxComponents];
-      janssen_part_sizes(s, n, sizes);
-      for (int p = 0, begin = 0; p < s.components; begin += sizes[p], ++p)
-        f += detail::janssen_basic_block(s.basic[p], y + begin, sizes[p], scratch);
-      f += s.optimum_value;
+      f = janssen_hybrid_sum(s, n, y,
+                             [&](JanssenBasic b, const double* part, int size) {
+                               return detail::janssen_basic_block(b, part, size, scratch);
+                             }) +
+          s.optimum_value;
     }
     __syncthreads();  // y and z are the next component's
   }

@@ -219,6 +219,19 @@ CHAINSAW_HD double janssen_compose(const JanssenSpec& s, int n, const double* fi
   return f + s.optimum_value;
 }
 
+// A hybrid's sum over its parts of y (z permuted), in part order: basic(b, part, size) evaluates
+// basic function b on one part (janssen_basic, or the GPU block's version).
+template <class Basic>
+CHAINSAW_HD double janssen_hybrid_sum(const JanssenSpec& s, int n, const double* y,
+                                      const Basic& basic) {
+  int sizes[kJanssenMaxComponents];
+  janssen_part_sizes(s, n, sizes);
+  double f = 0.0;
+  for (int c = 0, begin = 0; c < s.components; begin += sizes[c], ++c)
+    f += basic(s.basic[c], y + begin, sizes[c]);
+  return f;
+}
+
 // A basic or hybrid function's f at z = M (x - o); y is scratch for the hybrid's permutation.
 // Hybrid: y = z permuted, cut into consecutive parts, one basic function on each.
 CHAINSAW_HD double janssen_rotated_value(const JanssenView& v, const double* z, double* y) {
@@ -226,12 +239,10 @@ CHAINSAW_HD double janssen_rotated_value(const JanssenView& v, const double* z, 
   const int n = static_cast<int>(v.dim);
   if (s.kind == JanssenKind::kBasic) return janssen_basic(s.basic[0], z, n) + s.optimum_value;
   for (int k = 0; k < n; ++k) y[k] = z[v.perm[k]];
-  int sizes[kJanssenMaxComponents];
-  janssen_part_sizes(s, n, sizes);
-  double f = 0.0;
-  for (int c = 0, begin = 0; c < s.components; begin += sizes[c], ++c)
-    f += janssen_basic(s.basic[c], y + begin, sizes[c]);
-  return f + s.optimum_value;
+  return janssen_hybrid_sum(s, n, y, [](JanssenBasic b, const double* part, int size) {
+           return janssen_basic(b, part, size);
+         }) +
+         s.optimum_value;
 }
 
 // f(x), f* included, on one thread (the host; the GPU shares a row's rotation among a block's

@@ -641,11 +641,7 @@ struct CudaEngine::Impl {
       cec_group_values = DeviceBuffer<double>(cec2010_group_values(p, launch.max_rows));
       candidate = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
       CHAINSAW_CUDA_TRY(cudaMemsetAsync(candidate.data(), 0, candidate.bytes(), s));
-      cec_view = inst.view();  // sizes; the pointers now to the device copies
-      cec_view.o = cec_o.data();
-      cec_view.perm = inst.perm.empty() ? nullptr : cec_perm.data();
-      cec_view.inverse = inst.inverse.empty() ? nullptr : cec_inverse.data();
-      cec_view.rotation = inst.rotation.empty() ? nullptr : cec_rotation.data();
+      cec_view = inst.view_at(cec_o.data(), cec_perm.data(), cec_inverse.data(), cec_rotation.data());
       problem.shift.stored = cec_o.data();  // o for the distance to the optimum
     }
     if (reads_stored_shift(p, layout.slices, comm != nullptr)) {

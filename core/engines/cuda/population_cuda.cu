@@ -53,7 +53,7 @@ int block_threads(Dim dim) {
   CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device));
   CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerBlock, device));
   const Dim cover = (dim + warp - 1) / warp * warp;
-  return static_cast<int>(std::min<Dim>(cover, std::min(256, max_threads)));
+  return static_cast<int>(std::min<Dim>(cover, std::min(device::kMaxRowBlockThreads, max_threads)));
 }
 
 // f(Fn{}) for the problem's function: the built-in per-gene functions, the Janssen functions as
