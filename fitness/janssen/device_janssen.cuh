@@ -10,17 +10,31 @@
 
 namespace chainsaw {
 
+// M is stored transposed: the block's threads make consecutive z_i, so in each step of the sum
+// a warp reads one contiguous column instead of 32 rows' elements 8 D bytes apart.
 struct DeviceJanssen {
   DeviceBuffer<double> o, rotation;
   DeviceBuffer<std::int32_t> perm;
   JanssenView view;
 
   explicit DeviceJanssen(const JanssenInstance& inst)
-      : o(upload(inst.o)), rotation(upload(inst.rotation)), perm(upload(inst.perm)) {
+      : o(upload(inst.o)), rotation(upload(transposed_rotations(inst))), perm(upload(inst.perm)) {
     view = inst.view();
     view.o = o.data();
     view.rotation = rotation.data();
+    view.row_stride = 1;
+    view.column_stride = static_cast<int>(inst.dim);
     view.perm = inst.perm.empty() ? nullptr : perm.data();
+  }
+
+ private:
+  static std::vector<double> transposed_rotations(const JanssenInstance& inst) {
+    const std::size_t n = static_cast<std::size_t>(inst.dim);
+    std::vector<double> t(inst.rotation.size());
+    for (std::size_t base = 0; base < t.size(); base += n * n)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) t[base + j * n + i] = inst.rotation[base + i * n + j];
+    return t;
   }
 };
 
@@ -116,7 +130,7 @@ __device__ inline double janssen_block_value(const JanssenView& v, const real_t*
       d2[c] = distance2;
     }
     for (int i = t; i < n; i += threads)
-      z[i] = detail::janssen_rotate_row(v.rotation + c * n * n, y, n, i);
+      z[i] = detail::janssen_rotate_row(v, c, y, i);
     __syncthreads();
     if (composition) {
       const double g = detail::janssen_basic_block(s.basic[c], z, n, scratch);

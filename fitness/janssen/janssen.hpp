@@ -53,7 +53,10 @@ struct JanssenView {
   JanssenSpec spec;
   Dim dim = 0;
   const double* o = nullptr;         // D per optimum (a composition: one per component)
-  const double* rotation = nullptr;  // D x D per optimum, row-major: z = M y
+  const double* rotation = nullptr;  // D x D per optimum: z = M y
+  // M_ij at rotation[i * row_stride + j * column_stride]: row-major on the host (D, 1), the
+  // device copy transposed (1, D).
+  int row_stride = 0, column_stride = 0;
   const std::int32_t* perm = nullptr;  // hybrids: position k of the split takes z[perm[k]]
 };
 
@@ -183,11 +186,14 @@ CHAINSAW_HD double janssen_shift(const real_t* x, const double* o, int n, double
   }
   return distance2;
 }
-// z_i = (M y)_i, M row-major n x n: one component of the rotation, summed in j order (the GPU
-// makes the components in parallel with the same sums).
-CHAINSAW_HD double janssen_rotate_row(const double* m, const double* y, int n, int i) {
+// z_i = (M y)_i for the n x n M of optimum c: one component of the rotation, summed in j order
+// (the GPU makes the components in parallel with the same sums; its copy of M is transposed, so
+// the threads making z_i, z_i+1, ... read consecutive elements).
+CHAINSAW_HD double janssen_rotate_row(const JanssenView& v, int c, const double* y, int i) {
+  const int n = static_cast<int>(v.dim);
+  const double* m = v.rotation + static_cast<std::size_t>(c) * n * n + i * v.row_stride;
   double s = 0.0;
-  for (int j = 0; j < n; ++j) s += m[i * n + j] * y[j];
+  for (int j = 0; j < n; ++j) s += m[j * v.column_stride] * y[j];
   return s;
 }
 }  // namespace detail
@@ -255,7 +261,7 @@ CHAINSAW_HD double janssen_value(const JanssenView& v, const real_t* x) {
   double fit[kJanssenMaxComponents], d2[kJanssenMaxComponents];
   for (int c = 0; c < parts; ++c) {
     d2[c] = detail::janssen_shift(x, v.o + c * n, n, y);
-    for (int i = 0; i < n; ++i) z[i] = detail::janssen_rotate_row(v.rotation + c * n * n, y, n, i);
+    for (int i = 0; i < n; ++i) z[i] = detail::janssen_rotate_row(v, c, y, i);
     if (s.kind != JanssenKind::kComposition) return janssen_rotated_value(v, z, y);
     fit[c] = janssen_component(s, c, janssen_basic(s.basic[c], z, n));
   }

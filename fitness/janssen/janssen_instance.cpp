@@ -137,6 +137,8 @@ JanssenView JanssenInstance::view() const {
   v.dim = dim;
   v.o = o.data();
   v.rotation = rotation.data();
+  v.row_stride = static_cast<int>(dim);
+  v.column_stride = 1;
   v.perm = perm.empty() ? nullptr : perm.data();
   return v;
 }
