@@ -16,6 +16,7 @@
 #include "core/types.hpp"
 
 struct CUstream_st;  // cudaStream_t is CUstream_st*: no CUDA header needed to name it
+struct CUgraph_st;   // and cudaGraph_t is CUgraph_st*
 
 namespace chainsaw {
 namespace device {
@@ -23,6 +24,7 @@ class FusedPasses;  // core/engines/cuda/device_passes.cuh
 }
 
 using DeviceStream = CUstream_st*;
+using DeviceGraph = CUgraph_st*;
 
 // The contract of a batch callback (docs/library.md, "Batch objectives"):
 //  - genes: `rows` individuals of `dim` genes, row r at genes + r * pitch (pitch >= dim, in
@@ -42,6 +44,16 @@ using HostBatchFn =
     std::function<void(const real_t* genes, Dim pitch, int rows, Dim dim, double* fitness)>;
 using DeviceBatchFn = std::function<void(const real_t* genes, Dim pitch, int rows, Dim dim,
                                          double* fitness, DeviceStream stream)>;
+// Optional, beside a DeviceBatchFn: the same evaluation of `rows` rows at `genes` into `fitness`
+// as a CUDA graph that reads and writes those fixed addresses whenever it is launched. The engine
+// asks once for its Solis-Wets candidate and embeds a copy of the graph in a graph of its own,
+// so that a whole Solis-Wets application is one launch: no host call per step, and no
+// evaluation of a backward move that is not made. The graph stays the objective's (valid while
+// it lives) and may contain kernels, memory copies and memsets only (CUDA's rule for the body of
+// a conditional node). The engine calls it outside any capture; the rows are ready once the
+// work enqueued on `stream` is. nullptr: no graph; the engine calls `device` per step instead.
+using DeviceGraphFn = std::function<DeviceGraph(const real_t* genes, Dim pitch, int rows, Dim dim,
+                                                double* fitness, DeviceStream stream)>;
 
 struct BatchObjective {
   std::string name;  // stored in checkpoints; a resume must pass the same name
@@ -51,6 +63,7 @@ struct BatchObjective {
   std::optional<double> optimum_value;  // f at the optimum when known: Result::best_error
   HostBatchFn host;      // the CPU backend's evaluation; empty: this objective needs a GPU
   DeviceBatchFn device;  // the GPU backend's; empty: this objective runs on the CPU only
+  DeviceGraphFn device_graph;  // optional, with `device`: Solis-Wets applications in one launch
   // Set by optimize<Obj> under nvcc for a per-gene objective: the GPU engine's own passes,
   // instantiated for it, make and evaluate its individuals in one sweep (then `device` is unused).
   std::shared_ptr<const device::FusedPasses> device_passes;

@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "api_objectives.hpp"
 #include "core/engines/cuda/cuda_engine.hpp"
+#include "core/engines/cuda/device_buffer.hpp"
 #include "gpu_test_support.hpp"
 #include "temp_dir_test.hpp"
 
@@ -200,6 +202,53 @@ TEST(CudaApi, DeviceBatchCallbackNanRanksLastAndIsCounted) {
   double f = 0.0;
   for (real_t g : r.best_genes) f += static_cast<double>(g) * g;
   EXPECT_NEAR(r.best_fitness, f, 1e-9 * f);
+}
+
+// The same objective handing the engine a CUDA graph of itself for the Solis-Wets candidate
+// (BatchObjective::device_graph): the graph runs the same kernel on the same rows, so whole
+// applications as one graph launch must give the run with a callback per step, to the bit,
+// NaN values and their count included.
+struct SphereGraph {
+  cudaGraph_t graph = nullptr;
+  int requests = 0;
+  SphereGraph() = default;
+  SphereGraph(const SphereGraph&) = delete;
+  SphereGraph& operator=(const SphereGraph&) = delete;
+  ~SphereGraph() {
+    if (graph) cudaGraphDestroy(graph);
+  }
+};
+
+BatchObjective device_sphere_or_nan_with_graph(std::shared_ptr<SphereGraph> held) {
+  BatchObjective b = device_sphere_or_nan();
+  b.device_graph = [held](const real_t* genes, Dim pitch, int rows, Dim dim, double* out,
+                          DeviceStream) -> DeviceGraph {
+    ++held->requests;
+    CudaStream capture;
+    CHAINSAW_CUDA_TRY(cudaStreamBeginCapture(capture.get(), cudaStreamCaptureModeThreadLocal));
+    sphere_or_nan_kernel<<<rows, 256, 0, capture.get()>>>(genes, pitch, rows, dim, out);
+    CHAINSAW_CUDA_TRY(cudaStreamEndCapture(capture.get(), &held->graph));
+    return held->graph;
+  };
+  return b;
+}
+
+TEST(CudaApi, ADeviceGraphObjectiveGivesTheCallbacksRunBitForBit) {
+  REQUIRE_GPU();
+  for (const Dim dim : {Dim{5000}, Dim{300001}}) {
+    const Options o = gpu_options(dim, 3000);
+    const Result plain = optimize(device_sphere_or_nan(), o);
+    auto held = std::make_shared<SphereGraph>();
+    const Result graphed = optimize(device_sphere_or_nan_with_graph(held), o);
+    EXPECT_EQ(held->requests, 1) << "one graph, asked for at the first application";
+    EXPECT_GT(graphed.evaluations.ls_applications, 10);
+    EXPECT_EQ(graphed.best_fitness, plain.best_fitness) << dim;
+    EXPECT_EQ(graphed.best_genes, plain.best_genes) << dim;
+    EXPECT_EQ(graphed.evaluations.evaluations, plain.evaluations.evaluations);
+    EXPECT_EQ(graphed.evaluations.ls_evaluations, plain.evaluations.ls_evaluations);
+    EXPECT_EQ(graphed.invalid_evaluations, plain.invalid_evaluations) << dim;
+    EXPECT_GT(graphed.invalid_evaluations, 0);
+  }
 }
 
 TEST(CudaApi, DeviceOnlyObjectiveRefusesTheCpu) {

@@ -373,6 +373,7 @@ class CapturedObjective {
   CapturedObjective(py::object keep, std::uintptr_t graph, std::uintptr_t input, Dim input_pitch,
                     std::uintptr_t output)
       : keep_(std::move(keep)),
+        graph_(reinterpret_cast<cudaGraph_t>(graph)),
         input_(reinterpret_cast<real_t*>(input)),
         input_pitch_(input_pitch),
         output_(reinterpret_cast<const double*>(output)) {
@@ -386,6 +387,10 @@ class CapturedObjective {
     py::gil_scoped_acquire gil;  // the graph, its pool and static tensors are Python objects
     keep_ = py::object();
   }
+
+  // The captured graph itself (PyTorch's, alive while keep_ is): an in-place one is what
+  // BatchObjective::device_graph hands the engine.
+  cudaGraph_t graph() const { return graph_; }
 
   void evaluate(const real_t* genes, Dim pitch, int rows, Dim dim, double* fitness,
                 DeviceStream stream) const {
@@ -404,6 +409,7 @@ class CapturedObjective {
 
  private:
   py::object keep_;
+  cudaGraph_t graph_;
   cudaGraphExec_t exec_ = nullptr;
   real_t* input_;
   Dim input_pitch_;
@@ -415,25 +421,17 @@ constexpr std::size_t kInPlaceGraphs = 8;
 
 // `capture(rows_capsule | None, rows, dim, pitch, gene_bytes, fitness_capsule | None, device)`
 // returns (keep, graph, input, pitch, output); called under the GIL on a call site's second
-// visit (in place) or on a row count's first (static input).
-DeviceBatchFn device_graph_callback(py::object capture) {
+// visit (in place), on a row count's first (static input), or when the engine asks for the
+// graph of a call site (device_graph).
+struct CapturedGraphs {
   using Site = std::tuple<const real_t*, Dim, int, double*>;
-  struct Graphs {
-    std::map<Site, int> visits;
-    std::map<Site, std::unique_ptr<CapturedObjective>> in_place;
-    std::map<int, std::unique_ptr<CapturedObjective>> by_rows;
-  };
-  auto graphs = std::make_shared<Graphs>();
-  return [capture = std::move(capture), graphs](const real_t* genes, Dim pitch, int rows,
-                                                Dim dim, double* fitness, DeviceStream stream) {
-    const Site site{genes, pitch, rows, fitness};
-    if (auto found = graphs->in_place.find(site); found != graphs->in_place.end())
-      return found->second->evaluate(genes, pitch, rows, dim, fitness, stream);
-    const bool in_place =
-        ++graphs->visits[site] >= 2 && graphs->in_place.size() < kInPlaceGraphs;
-    auto by_rows = graphs->by_rows.find(rows);
-    if (!in_place && by_rows != graphs->by_rows.end())
-      return by_rows->second->evaluate(genes, pitch, rows, dim, fitness, stream);
+  py::object capture;
+  std::map<Site, int> visits;
+  std::map<Site, std::unique_ptr<CapturedObjective>> in_place;
+  std::map<int, std::unique_ptr<CapturedObjective>> by_rows;
+
+  CapturedObjective& make(const Site& site, Dim dim, bool in_place_graph, DeviceStream stream) {
+    const auto& [genes, pitch, rows, fitness] = site;
     py::gil_scoped_acquire gil;
     int device = 0;
     check_cuda(cudaGetDevice(&device), "cudaGetDevice");
@@ -441,16 +439,43 @@ DeviceBatchFn device_graph_callback(py::object capture) {
     check_cuda(cudaStreamSynchronize(stream), "waiting for the engine's stream");
     const int gene_bytes = static_cast<int>(sizeof(real_t));
     py::tuple out =
-        in_place ? capture(rows_capsule(genes, pitch, rows, dim, device), rows, dim, pitch,
-                           gene_bytes, device_capsule(fitness, rows, 0, 1, 64, device), device)
-                 : capture(py::none(), rows, dim, pitch, gene_bytes, py::none(), device);
+        in_place_graph
+            ? capture(rows_capsule(genes, pitch, rows, dim, device), rows, dim, pitch,
+                      gene_bytes, device_capsule(fitness, rows, 0, 1, 64, device), device)
+            : capture(py::none(), rows, dim, pitch, gene_bytes, py::none(), device);
     auto graph = std::make_unique<CapturedObjective>(
         out[0], out[1].cast<std::uintptr_t>(), out[2].cast<std::uintptr_t>(), out[3].cast<Dim>(),
         out[4].cast<std::uintptr_t>());
-    auto& slot = in_place ? graphs->in_place[site] : graphs->by_rows[rows];
+    auto& slot = in_place_graph ? in_place[site] : by_rows[rows];
     slot = std::move(graph);
-    slot->evaluate(genes, pitch, rows, dim, fitness, stream);
+    return *slot;
+  }
+};
+
+std::pair<DeviceBatchFn, DeviceGraphFn> device_graph_callbacks(py::object capture) {
+  auto graphs = std::make_shared<CapturedGraphs>();
+  graphs->capture = std::move(capture);
+  DeviceBatchFn evaluate = [graphs](const real_t* genes, Dim pitch, int rows, Dim dim,
+                                    double* fitness, DeviceStream stream) {
+    const CapturedGraphs::Site site{genes, pitch, rows, fitness};
+    if (auto found = graphs->in_place.find(site); found != graphs->in_place.end())
+      return found->second->evaluate(genes, pitch, rows, dim, fitness, stream);
+    const bool in_place =
+        ++graphs->visits[site] >= 2 && graphs->in_place.size() < kInPlaceGraphs;
+    auto by_rows = graphs->by_rows.find(rows);
+    if (!in_place && by_rows != graphs->by_rows.end())
+      return by_rows->second->evaluate(genes, pitch, rows, dim, fitness, stream);
+    graphs->make(site, dim, in_place, stream).evaluate(genes, pitch, rows, dim, fitness, stream);
   };
+  DeviceGraphFn graph = [graphs](const real_t* genes, Dim pitch, int rows, Dim dim,
+                                 double* fitness, DeviceStream stream) -> DeviceGraph {
+    const CapturedGraphs::Site site{genes, pitch, rows, fitness};
+    if (auto found = graphs->in_place.find(site); found != graphs->in_place.end())
+      return found->second->graph();
+    if (graphs->in_place.size() >= kInPlaceGraphs) return nullptr;
+    return graphs->make(site, dim, true, stream).graph();
+  };
+  return {std::move(evaluate), std::move(graph)};
 }
 #endif
 
@@ -502,7 +527,11 @@ py::dict run_objective(const std::vector<std::string>& args, const std::string& 
   }
   if (!device.is_none()) {
 #if defined(CHAINSAW_CUDA)
-    objective.device = device_graph ? device_graph_callback(device) : device_callback(device);
+    if (device_graph) {
+      std::tie(objective.device, objective.device_graph) = device_graph_callbacks(device);
+    } else {
+      objective.device = device_callback(device);
+    }
 #else
     throw UserError("array_module: this chainsaw was built without CUDA; a GPU objective "
                     "needs the CUDA backend");

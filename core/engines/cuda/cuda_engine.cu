@@ -93,12 +93,24 @@ __global__ void store_external_kernel(const double* values, const int* slots, in
 // Solis-Wets on a user objective: the decision SwDecideOp takes for CEC 2010, on the value the
 // user's callback wrote for the stored candidate. The callback runs for every enqueued move;
 // an inactive move's value is ignored here.
+// In a Solis-Wets application's graph (Impl::build_sw_graph) the forward decision also sets the
+// condition of the backward move's if node.
 __global__ void external_sw_decide_kernel(bool forward, device::SwDeviceState* state,
-                                          const double* value, unsigned long long* invalid) {
-  if (!device::sw_move_active(forward, state)) return;
-  const double v = *value;
-  if (is_invalid_fitness(v)) atomicAdd(invalid, 1ull);
-  device::sw_decide(forward, state, rankable_fitness(v));
+                                          const double* value, unsigned long long* invalid,
+                                          bool sets_backward = false,
+                                          cudaGraphConditionalHandle backward = 0) {
+  if (device::sw_move_active(forward, state)) {
+    const double v = *value;
+    if (is_invalid_fitness(v)) atomicAdd(invalid, 1ull);
+    device::sw_decide(forward, state, rankable_fitness(v));
+  }
+  if (sets_backward) cudaGraphSetConditional(backward, state->phase == device::kSwNeedBackward);
+}
+
+// The while node of a Solis-Wets application's graph goes on while evaluations are left.
+__global__ void sw_continue_kernel(const device::SwDeviceState* state,
+                                   cudaGraphConditionalHandle loop) {
+  cudaGraphSetConditional(loop, state->evaluations < state->budget);
 }
 
 // o_j of a paper function for every gene, made by the device's hash (the same floats as the
@@ -548,6 +560,16 @@ struct CudaEngine::Impl {
   // A user objective only: its values of a batch and the count of invalid ones.
   DeviceBuffer<double> external_values;
   DeviceBuffer<unsigned long long> invalid;
+  // A user objective that comes as a CUDA graph too (BatchObjective::device_graph): a whole
+  // Solis-Wets application is one launch of sw_graph (build_sw_graph), on the work rows
+  // sw_rows (x, then the bias) that the slot's are copied to and from. Built at the first
+  // application; sw_graph_tried says whether that was done.
+  bool sw_graph_tried = false;
+  CudaGraphExec sw_graph;
+  ReduceShape sw_graph_shape;  // the moves' launch shape (their RNG states)
+  DeviceBuffer<real_t> sw_rows;
+  DeviceBuffer<double> sw_graph_fitness;  // the apply steps' slot fitness, unused
+  CudaStream side_stream;  // captures the backward moves' if bodies
 
   Impl(const Config& config, const Problem& p, Communicator* ranks,
        std::unique_ptr<DeviceCollective> exchange)
@@ -849,6 +871,84 @@ struct CudaEngine::Impl {
       launch_reduce(op, term, Spread::kOneRow, 1);
     });
   }
+  // The graph of a whole Solis-Wets application on a user objective given as a CUDA graph too:
+  // a while node whose body makes two steps (the RNG buffers alternate per step), each the
+  // forward move into `candidate`, the objective's graph, the decision, then an if node with
+  // the backward move, the objective's graph and its decision (made only when the forward move
+  // failed), and the apply step. The same kernels in the same order as CudaEngine::solis_wets
+  // launches per step, so the same bits; the host neither launches nor waits per step, and a
+  // backward move that is not made costs nothing. False when the objective gives no graph.
+  bool build_sw_graph(int blocks_cap) {
+    const BatchObjective& o = *problem.external;
+    const cudaStream_t s = stream.get();
+    // The objective may run its function on the candidate to capture it: a point of the domain.
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(candidate.data(), genes.data(), sizeof(real_t) * pitch,
+                                      cudaMemcpyDeviceToDevice, s));
+    const DeviceGraph objective =
+        o.device_graph(candidate.data(), pitch, 1, dim, external_values.data(), s);
+    if (objective == nullptr) return false;
+    sw_rows = DeviceBuffer<real_t>(2 * static_cast<std::size_t>(pitch));
+    sw_graph_fitness = DeviceBuffer<double>(1);
+    real_t* const x = sw_rows.data();
+    real_t* const bias_row = sw_rows.data() + pitch;
+    const device::SwApplyOp apply{sw_state.data(), x, bias_row, problem.lower, problem.upper,
+                                  sw_params, sw_graph_fitness.data(), 0};
+    device::PassContext ctx = context(), side = context();
+    side.stream = side_stream.get();
+    cudaGraphNodeParams child{};
+    child.type = cudaGraphNodeTypeGraph;
+    child.graph.graph = objective;  // cloned into each node
+
+    CudaGraph graph;
+    cudaGraphConditionalHandle loop = 0;
+    CHAINSAW_CUDA_TRY(cudaGraphConditionalHandleCreate(&loop, graph.get(), 1,
+                                                       cudaGraphCondAssignDefault));
+    cudaGraphNodeParams while_node{};
+    while_node.type = cudaGraphNodeTypeConditional;
+    while_node.conditional.handle = loop;
+    while_node.conditional.type = cudaGraphCondTypeWhile;
+    while_node.conditional.size = 1;
+    cudaGraphNode_t node = nullptr;
+    CHAINSAW_CUDA_TRY(cudaGraphAddNode(&node, graph.get(), nullptr, nullptr, 0, &while_node));
+    const cudaGraph_t body = while_node.conditional.phGraph_out[0];
+    curandState* buffers[2] = {rng.data(), rng_alt.data()};
+    cudaGraphConditionalHandle backward[2] = {0, 0};  // set by each step's forward decision
+    for (auto& handle : backward)
+      CHAINSAW_CUDA_TRY(cudaGraphConditionalHandleCreate(&handle, body, 0, 0));
+    capture_into(s, body, [&] {
+      for (int step = 0; step < 2; ++step) {
+        curandState* current = buffers[step];
+        curandState* next = buffers[1 - step];
+        sw_graph_shape =
+            passes->solis_wets_move(ctx, true, x, bias_row, candidate.data(), current, next,
+                                    blocks_cap);
+        add_captured_node(s, child);
+        external_sw_decide_kernel<<<1, 1, 0, s>>>(true, sw_state.data(), external_values.data(),
+                                                  invalid.data(), true, backward[step]);
+        CHAINSAW_CUDA_CHECK_LAUNCH();
+        cudaGraphNodeParams if_node{};
+        if_node.type = cudaGraphNodeTypeConditional;
+        if_node.conditional.handle = backward[step];
+        if_node.conditional.type = cudaGraphCondTypeIf;
+        if_node.conditional.size = 1;
+        add_captured_node(s, if_node);
+        capture_into(side.stream, if_node.conditional.phGraph_out[0], [&] {
+          passes->solis_wets_move(side, false, x, bias_row, candidate.data(), current, current,
+                                  blocks_cap);
+          add_captured_node(side.stream, child);
+          external_sw_decide_kernel<<<1, 1, 0, side.stream>>>(
+              false, sw_state.data(), external_values.data(), invalid.data());
+          CHAINSAW_CUDA_CHECK_LAUNCH();
+        });
+        device::launch_reduce(ctx, apply, device::NoTerm{}, Spread::kOneRow, 1, current, current,
+                              blocks_cap);
+      }
+      sw_continue_kernel<<<1, 1, 0, s>>>(sw_state.data(), loop);
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+    });
+    sw_graph = CudaGraphExec(graph.get());
+    return true;
+  }
   real_t* slot_genes(int slot) { return genes.data() + static_cast<Dim>(slot) * pitch; }
   real_t* slot_bias(int slot) { return bias.data() + static_cast<Dim>(slot) * pitch; }
   real_t* slot_array(SlotArray array, int slot) {
@@ -994,6 +1094,35 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
     m.sync();
     ++m.last_ls_syncs;
     left = 0;
+  }
+  // A user objective that comes as a CUDA graph: the application is one graph launch on the
+  // work rows. Not profiled: the profile times the steps' launches apart.
+  if (stored && m.problem.is_external() && m.problem.external->device_graph && !m.profile &&
+      !ctx.sliced()) {
+    if (!m.sw_graph_tried) {
+      m.sw_graph_tried = true;
+      m.build_sw_graph(blocks_cap);
+    }
+    if (m.sw_graph) {
+      const std::size_t row_bytes = sizeof(real_t) * static_cast<std::size_t>(m.pitch);
+      real_t* const work = m.sw_rows.data();
+      CHAINSAW_CUDA_TRY(cudaMemcpyAsync(work, x, row_bytes, cudaMemcpyDeviceToDevice, s));
+      CHAINSAW_CUDA_TRY(
+          cudaMemcpyAsync(work + m.pitch, bias, row_bytes, cudaMemcpyDeviceToDevice, s));
+      m.sw_graph.launch(s);
+      CHAINSAW_CUDA_TRY(cudaMemcpyAsync(x, work, row_bytes, cudaMemcpyDeviceToDevice, s));
+      CHAINSAW_CUDA_TRY(
+          cudaMemcpyAsync(bias, work + m.pitch, row_bytes, cudaMemcpyDeviceToDevice, s));
+      CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.fitness.data() + request.slot,
+                                        &m.sw_state.data()->f_current, sizeof(double),
+                                        cudaMemcpyDeviceToDevice, s));
+      CHAINSAW_CUDA_TRY(
+          cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
+      m.sync();
+      ++m.last_ls_syncs;
+      sw_shape = m.sw_graph_shape;
+      left = 0;
+    }
   }
   while (left > 0) {
     // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the

@@ -97,28 +97,70 @@ inline double elapsed_seconds(const CudaEvent& start, const CudaEvent& stop) {
   return 1e-3 * static_cast<double>(ms);
 }
 
-// A CUDA graph captured from what `work` enqueues on `stream`, instantiated to be replayed: one
-// launch for a sequence of copies and kernels whose arguments do not change (their data may).
-// Captured in this thread's mode, so that other threads' engines go on unhindered.
+// A graph being built, owned until it is destroyed.
+class CudaGraph {
+ public:
+  CudaGraph() { CHAINSAW_CUDA_TRY(cudaGraphCreate(&graph_, 0)); }
+  ~CudaGraph() {
+    if (graph_) cudaGraphDestroy(graph_);
+  }
+  CudaGraph(const CudaGraph&) = delete;
+  CudaGraph& operator=(const CudaGraph&) = delete;
+  cudaGraph_t get() const { return graph_; }
+
+ private:
+  cudaGraph_t graph_ = nullptr;
+};
+
+// Records what `work` enqueues on `stream` into `graph` (a graph of ours or the body of one of
+// its conditional nodes) after its nodes `after`, in this thread's capture mode, so that other
+// threads' engines go on unhindered. Ends the capture whatever happens.
+template <class Work>
+void capture_into(cudaStream_t stream, cudaGraph_t graph, Work&& work,
+                  const cudaGraphNode_t* after = nullptr, std::size_t after_count = 0) {
+  CHAINSAW_CUDA_TRY(cudaStreamBeginCaptureToGraph(stream, graph, after, nullptr, after_count,
+                                                  cudaStreamCaptureModeThreadLocal));
+  cudaGraph_t captured = nullptr;
+  try {
+    work();
+  } catch (...) {
+    cudaStreamEndCapture(stream, &captured);
+    throw;
+  }
+  CHAINSAW_CUDA_TRY(cudaStreamEndCapture(stream, &captured));
+}
+
+// Adds a node after what `stream`'s capture enqueued last; the capture's next work follows it.
+// For the nodes stream capture cannot make: a child graph, a conditional node.
+inline cudaGraphNode_t add_captured_node(cudaStream_t stream, cudaGraphNodeParams& params) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaGraph_t graph = nullptr;
+  const cudaGraphNode_t* tail = nullptr;
+  std::size_t tail_count = 0;
+  CHAINSAW_CUDA_TRY(
+      cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph, &tail, nullptr, &tail_count));
+  CHAINSAW_EXPECTS(status == cudaStreamCaptureStatusActive, "the stream is not capturing");
+  cudaGraphNode_t node = nullptr;
+  CHAINSAW_CUDA_TRY(cudaGraphAddNode(&node, graph, tail, nullptr, tail_count, &params));
+  CHAINSAW_CUDA_TRY(
+      cudaStreamUpdateCaptureDependencies(stream, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
+  return node;
+}
+
+// A CUDA graph instantiated to be replayed: one launch for a sequence of copies and kernels
+// whose arguments do not change (their data may).
 class CudaGraphExec {
  public:
   CudaGraphExec() = default;
+  explicit CudaGraphExec(cudaGraph_t graph) {
+    CHAINSAW_CUDA_TRY(cudaGraphInstantiate(&exec_, graph, 0));
+  }
+  // What `work` enqueues on `stream`, captured.
   template <class Work>
   static CudaGraphExec capture(cudaStream_t stream, Work&& work) {
-    CHAINSAW_CUDA_TRY(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    cudaGraph_t graph = nullptr;
-    try {
-      work();
-    } catch (...) {
-      if (cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph) cudaGraphDestroy(graph);
-      throw;
-    }
-    CHAINSAW_CUDA_TRY(cudaStreamEndCapture(stream, &graph));
-    CudaGraphExec e;
-    const cudaError_t instantiated = cudaGraphInstantiate(&e.exec_, graph, 0);
-    cudaGraphDestroy(graph);
-    CHAINSAW_CUDA_TRY(instantiated);
-    return e;
+    CudaGraph graph;
+    capture_into(stream, graph.get(), work);
+    return CudaGraphExec(graph.get());
   }
   ~CudaGraphExec() {
     if (exec_) cudaGraphExecDestroy(exec_);
