@@ -12,6 +12,7 @@
   PYTHONPATH=build/python python3 bench/python_overhead.py cpu [--dim 100000 --evals 20000]
   PYTHONPATH=build/python python3 bench/python_overhead.py gpu [--dim 1000000 --evals 500000]
   PYTHONPATH=build/python python3 bench/python_overhead.py gpu --replay-floor
+  PYTHONPATH=build/python python3 bench/python_overhead.py gpu --kernels --evals 20000
 
 Each case runs --repeats times (alternating); the fastest run counts (the least disturbed by
 other work on the machine; the median is shown too). Prints a Markdown table and
@@ -123,6 +124,29 @@ def replay_floor(a):
     return 0
 
 
+def kernels(a):
+    """Where a run's GPU time goes, kernel by kernel (torch.profiler: CUPTI sees every kernel
+    of the process, chainsaw's and PyTorch's, graph nodes included): the torch.compile'd
+    objective with cuda_graph=True and the built-in, --evals evaluations each, after a run
+    of the objective that compiles its row counts; with the host loop's phases."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    objective = torch.compile(torch_rastrigin(a), dynamic=False)
+    common = dict(dim=a.dim, evals=a.evals, seed=a.seed, backend="cuda")
+    user = dict(bounds=(-5.12, 5.12), array_module="torch", name="rastrigin", cuda_graph=True)
+    chainsaw.minimize(objective, **common, **user)
+    for name, run in [("torch.compile'd objective, cuda_graph=True",
+                       lambda: chainsaw.minimize(objective, **common, **user)),
+                      ("built-in rastrigin", lambda: chainsaw.minimize("rastrigin", **common))]:
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            seconds, r = timed(run)
+        phases = ", ".join(f"{k} {v:.3f}" for k, v in r.phases.items() if v > 0)
+        print(f"## {name}: {seconds:.3f} s, {r.nfev} evaluations; phases (s): {phases}")
+        print(prof.key_averages().table(sort_by="cuda_time_total", row_limit=16,
+                                        max_name_column_width=80))
+    return 0
+
+
 def machine():
     info = {"python": platform.python_version(), "numpy": np.__version__,
             "chainsaw": chainsaw.__version__, "genes": chainsaw.GENES, "cpus": os.cpu_count()}
@@ -154,7 +178,13 @@ def main():
     p.add_argument("--json")
     p.add_argument("--replay-floor", action="store_true",
                    help="gpu: only time one evaluation of the PyTorch objective, graph-replayed")
+    p.add_argument("--kernels", action="store_true",
+                   help="gpu: the GPU time of a run per kernel, PyTorch objective and built-in")
     a = p.parse_args()
+    if a.kernels:
+        a.dim = a.dim or 1_000_000
+        a.evals = a.evals or 20_000
+        return kernels(a)
     if a.replay_floor:
         a.dim = a.dim or 1_000_000
         return replay_floor(a)

@@ -107,6 +107,17 @@ __global__ void external_sw_decide_kernel(bool forward, device::SwDeviceState* s
   if (sets_backward) cudaGraphSetConditional(backward, state->phase == device::kSwNeedBackward);
 }
 
+// Rows of slots apart copied to consecutive rows (row r from slots[r]): a crossover batch's
+// children for one call of a user objective (Impl::launch_external_evaluation).
+__global__ void gather_rows_kernel(const real_t* genes, Dim pitch, const int* slots, Dim dim,
+                                   real_t* rows) {
+  const real_t* from = genes + static_cast<Dim>(slots[blockIdx.y]) * pitch;
+  real_t* to = rows + static_cast<Dim>(blockIdx.y) * pitch;
+  const Dim stride = static_cast<Dim>(gridDim.x) * blockDim.x;
+  for (Dim j = static_cast<Dim>(blockIdx.x) * blockDim.x + threadIdx.x; j < dim; j += stride)
+    to[j] = from[j];
+}
+
 // The while node of a Solis-Wets application's graph goes on while evaluations are left.
 __global__ void sw_continue_kernel(const device::SwDeviceState* state,
                                    cudaGraphConditionalHandle loop) {
@@ -276,13 +287,28 @@ class PersistingL2Window {
   bool raised_ = false;
 };
 
+// The children of a crossover batch go to a batch callback in one call, gathered into rows of
+// their own, where those rows take at most this much device memory; beyond it (10^8 variables
+// and more with the default batch) the callback gets each run of adjacent slots apart.
+constexpr std::size_t kGatheredBatchBytes = std::size_t{1} << 30;
+
+std::size_t gathered_batch_bytes(const Problem& problem, int batch_rows) {
+  const std::size_t bytes = static_cast<std::size_t>(batch_rows) *
+                            static_cast<std::size_t>(device::row_pitch(problem.dim)) *
+                            sizeof(real_t);
+  return bytes <= kGatheredBatchBytes ? bytes : 0;
+}
+
 // A user objective: the count of invalid values; a batch callback's also the Solis-Wets
-// candidate it evaluates and its values of a batch.
-std::size_t external_device_bytes(const Problem& problem, int max_rows) {
+// candidate it evaluates, its values of a batch and the gathered children; one given as a
+// graph too the work rows of a Solis-Wets application.
+std::size_t external_device_bytes(const Problem& problem, int max_rows, int batch_rows) {
   if (!problem.is_external()) return 0;
   if (!gpu_evaluates_stored_vectors(problem)) return sizeof(unsigned long long);
-  return static_cast<std::size_t>(device::row_pitch(problem.dim)) * sizeof(real_t) +
-         static_cast<std::size_t>(max_rows) * sizeof(double) + sizeof(unsigned long long);
+  const std::size_t row = static_cast<std::size_t>(device::row_pitch(problem.dim)) * sizeof(real_t);
+  return row + static_cast<std::size_t>(max_rows) * sizeof(double) +
+         sizeof(unsigned long long) + gathered_batch_bytes(problem, batch_rows) +
+         (problem.external->device_graph ? 2 * row + sizeof(double) : 0);
 }
 
 // --profile on the GPU. The engine's work comes in windows: what it enqueues between two host
@@ -461,7 +487,7 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
                       ? static_cast<std::size_t>(problem.dim) * sizeof(real_t)
                       : 0) +
                  cec2010_device_bytes(problem, launch.max_rows) +
-                 external_device_bytes(problem, launch.max_rows) +
+                 external_device_bytes(problem, launch.max_rows, launch.rng_rows) +
                  (held + (sharded ? static_cast<std::size_t>(shard_ranks) : 0)) *
                      launch.partial_slots * sizeof(PrefixSquarePartial) +
                  static_cast<std::size_t>(config.capacity()) * sizeof(double) +
@@ -560,6 +586,7 @@ struct CudaEngine::Impl {
   // A user objective only: its values of a batch and the count of invalid ones.
   DeviceBuffer<double> external_values;
   DeviceBuffer<unsigned long long> invalid;
+  DeviceBuffer<real_t> gathered_rows;  // a batch's children for one call (gathered_batch_bytes)
   // A user objective that comes as a CUDA graph too (BatchObjective::device_graph): a whole
   // Solis-Wets application is one launch of sw_graph (build_sw_graph), on the work rows
   // sw_rows (x, then the bias) that the slot's are copied to and from. Built at the first
@@ -643,6 +670,7 @@ struct CudaEngine::Impl {
         candidate = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
         CHAINSAW_CUDA_TRY(cudaMemsetAsync(candidate.data(), 0, candidate.bytes(), s));
         external_values = DeviceBuffer<double>(launch.max_rows);
+        gathered_rows = DeviceBuffer<real_t>(gathered_batch_bytes(p, launch.rng_rows) / sizeof(real_t));
       }
       invalid = DeviceBuffer<unsigned long long>(1);
       // A function of generated data copies it to the device now, before the run's clock.
@@ -824,10 +852,22 @@ struct CudaEngine::Impl {
     if (stored_evaluation) launch_evaluation(slots, count);
   }
   // A user objective's f of the slots staged in rows_a[0..rows) (host_slots: the same slots):
-  // slots that follow each other in memory go to the callback in one call.
+  // adjacent slots go to the callback in one call, slots apart gathered into rows of their own
+  // where those fit (gathered_batch_bytes).
   void launch_external_evaluation(const int* host_slots, int rows) {
     const BatchObjective& o = *problem.external;
-    for (int first = 0; first < rows;) {
+    bool adjacent = true;
+    for (int r = 1; r < rows; ++r) adjacent = adjacent && host_slots[r] == host_slots[0] + r;
+    const bool gather = !adjacent && static_cast<std::size_t>(rows) * pitch <= gathered_rows.size();
+    if (gather) {  // one call instead of one per run of adjacent slots, on rows a captured
+                   // objective reads in place
+      const auto blocks_x = static_cast<unsigned>(std::min<Dim>((dim + 255) / 256, 1024));
+      gather_rows_kernel<<<dim3(blocks_x, static_cast<unsigned>(rows)), 256, 0, stream.get()>>>(
+          genes.data(), pitch, rows_a.data(), dim, gathered_rows.data());
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+      o.device(gathered_rows.data(), pitch, rows, dim, external_values.data(), stream.get());
+    }
+    for (int first = 0; !gather && first < rows;) {
       int run = 1;
       while (first + run < rows && host_slots[first + run] == host_slots[first] + run) ++run;
       o.device(slot_genes(host_slots[first]), pitch, run, dim, external_values.data() + first,
@@ -1098,7 +1138,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   // A user objective that comes as a CUDA graph: the application is one graph launch on the
   // work rows. Not profiled: the profile times the steps' launches apart.
   if (stored && m.problem.is_external() && m.problem.external->device_graph && !m.profile &&
-      !ctx.sliced()) {
+      m.sw_chain && !ctx.sliced()) {
     if (!m.sw_graph_tried) {
       m.sw_graph_tried = true;
       m.build_sw_graph(blocks_cap);

@@ -111,8 +111,9 @@ inline bool sw_both_moves_wanted() {
 }
 
 // A Solis-Wets application of a function evaluated as it is made runs in one cooperative
-// launch (sw_chain_kernel) unless CHAINSAW_SW_LAUNCH=steps in the environment asks for a launch
-// per step: to measure what the chain kernel saves.
+// launch (sw_chain_kernel), and one on a user objective given as a CUDA graph as one graph
+// launch, unless CHAINSAW_SW_LAUNCH=steps in the environment asks for launches per step: to
+// measure what the one launch saves.
 inline bool sw_chain_wanted() {
   static const bool wanted = [] {
     const char* env = std::getenv("CHAINSAW_SW_LAUNCH");
