@@ -595,7 +595,8 @@ struct CudaEngine::Impl {
   CudaGraphExec sw_graph;
   ReduceShape sw_graph_shape;  // the moves' launch shape (their RNG states)
   DeviceBuffer<real_t> sw_rows;
-  DeviceBuffer<double> sw_graph_fitness;  // the apply steps' slot fitness, unused
+  // Where the graph's apply steps write their slot's fitness; the slot's own is set after it.
+  DeviceBuffer<double> sw_graph_fitness;
   CudaStream side_stream;  // captures the backward moves' if bodies
 
   Impl(const Config& config, const Problem& p, Communicator* ranks,
@@ -917,8 +918,9 @@ struct CudaEngine::Impl {
   // the backward move, the objective's graph and its decision (made only when the forward move
   // failed), and the apply step. The same kernels in the same order as CudaEngine::solis_wets
   // launches per step, so the same bits; the host neither launches nor waits per step, and a
-  // backward move that is not made costs nothing. False when the objective gives no graph.
-  bool build_sw_graph(int blocks_cap) {
+  // backward move that is not made costs nothing. Leaves sw_graph empty when the objective
+  // gives no graph.
+  void build_sw_graph(int blocks_cap) {
     const BatchObjective& o = *problem.external;
     const cudaStream_t s = stream.get();
     // The objective may run its function on the candidate to capture it: a point of the domain.
@@ -926,7 +928,7 @@ struct CudaEngine::Impl {
                                       cudaMemcpyDeviceToDevice, s));
     const DeviceGraph objective =
         o.device_graph(candidate.data(), pitch, 1, dim, external_values.data(), s);
-    if (objective == nullptr) return false;
+    if (objective == nullptr) return;
     sw_rows = DeviceBuffer<real_t>(2 * static_cast<std::size_t>(pitch));
     sw_graph_fitness = DeviceBuffer<double>(1);
     real_t* const x = sw_rows.data();
@@ -987,7 +989,6 @@ struct CudaEngine::Impl {
       CHAINSAW_CUDA_CHECK_LAUNCH();
     });
     sw_graph = CudaGraphExec(graph.get());
-    return true;
   }
   real_t* slot_genes(int slot) { return genes.data() + static_cast<Dim>(slot) * pitch; }
   real_t* slot_bias(int slot) { return bias.data() + static_cast<Dim>(slot) * pitch; }
