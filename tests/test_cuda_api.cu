@@ -209,14 +209,8 @@ TEST(CudaApi, DeviceBatchCallbackNanRanksLastAndIsCounted) {
 // applications as one graph launch must give the run with a callback per step, to the bit,
 // NaN values and their count included.
 struct SphereGraph {
-  cudaGraph_t graph = nullptr;
+  CudaGraph graph;
   int requests = 0;
-  SphereGraph() = default;
-  SphereGraph(const SphereGraph&) = delete;
-  SphereGraph& operator=(const SphereGraph&) = delete;
-  ~SphereGraph() {
-    if (graph) cudaGraphDestroy(graph);
-  }
 };
 
 BatchObjective device_sphere_or_nan_with_graph(std::shared_ptr<SphereGraph> held) {
@@ -225,10 +219,10 @@ BatchObjective device_sphere_or_nan_with_graph(std::shared_ptr<SphereGraph> held
                           DeviceStream) -> DeviceGraph {
     ++held->requests;
     CudaStream capture;
-    CHAINSAW_CUDA_TRY(cudaStreamBeginCapture(capture.get(), cudaStreamCaptureModeThreadLocal));
-    sphere_or_nan_kernel<<<rows, 256, 0, capture.get()>>>(genes, pitch, rows, dim, out);
-    CHAINSAW_CUDA_TRY(cudaStreamEndCapture(capture.get(), &held->graph));
-    return held->graph;
+    capture_into(capture.get(), held->graph.get(), [&] {
+      sphere_or_nan_kernel<<<rows, 256, 0, capture.get()>>>(genes, pitch, rows, dim, out);
+    });
+    return held->graph.get();
   };
   return b;
 }

@@ -77,28 +77,23 @@ __device__ inline double janssen_basic_block(JanssenBasic b, const double* v, in
     });
     return Fn::finish(p, static_cast<Dim>(n));
   };
-  switch (b) {
-    case JanssenBasic::kZakharov: return per_gene(Zakharov{});
-    case JanssenBasic::kRosenbrock: return per_gene(Rosenbrock{});
-    case JanssenBasic::kRastrigin: return per_gene(Rastrigin{});
-    case JanssenBasic::kSchwefel: return per_gene(Schwefel226{});
-    case JanssenBasic::kScaffer: return per_gene(Scaffer{});
-    case JanssenBasic::kGriewankRosenbrock: return per_gene(GriewankRosenbrock{});
-    case JanssenBasic::kAckley: return per_gene(Ackley{});
-    case JanssenBasic::kGriewank: return per_gene(Griewank{});
-    case JanssenBasic::kKatsuura: {
-      const double exponent = cec_katsuura_exponent(n);
-      const ProductPartial p = janssen_block_partial<ProductPartial>(
-          n, scratch,
-          [&](ProductPartial& q, int i) { q.product *= cec_katsuura_factor(v[i], i, rate, exponent); });
-      return cec_katsuura_finish(p.product, n);
+  return visit_janssen_per_gene(b, per_gene, [&] {
+    switch (b) {
+      case JanssenBasic::kKatsuura: {
+        const double exponent = cec_katsuura_exponent(n);
+        const ProductPartial p = janssen_block_partial<ProductPartial>(
+            n, scratch, [&](ProductPartial& q, int i) {
+              q.product *= cec_katsuura_factor(v[i], i, rate, exponent);
+            });
+        return cec_katsuura_finish(p.product, n);
+      }
+      case JanssenBasic::kElliptic:
+        return janssen_block_partial<SumPartial>(n, scratch, [&](SumPartial& q, int i) {
+                 q.sum += elliptic_term(v[i], i, n);
+               }).sum;
+      default: return janssen_basic(b, v, n);
     }
-    case JanssenBasic::kElliptic:
-      return janssen_block_partial<SumPartial>(n, scratch, [&](SumPartial& q, int i) {
-               q.sum += elliptic_term(v[i], i, n);
-             }).sum;
-    default: return janssen_basic(b, v, n);
-  }
+  });
 }
 
 }  // namespace detail

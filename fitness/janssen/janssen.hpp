@@ -142,27 +142,41 @@ CHAINSAW_HD double janssen_rate(JanssenBasic b) {
   }
 }
 
+// The basic functions that equal a per-gene function of fitness/functions.hpp: per_gene(Fn{})
+// for those, other() for the rest. The host's janssen_basic and the GPU block's version
+// (fitness/janssen/device_janssen.cuh) share this one mapping.
+template <class PerGene, class Other>
+CHAINSAW_HD double visit_janssen_per_gene(JanssenBasic b, const PerGene& per_gene,
+                                          const Other& other) {
+  switch (b) {
+    case JanssenBasic::kZakharov: return per_gene(Zakharov{});
+    case JanssenBasic::kRosenbrock: return per_gene(Rosenbrock{});
+    case JanssenBasic::kRastrigin: return per_gene(Rastrigin{});
+    case JanssenBasic::kSchwefel: return per_gene(Schwefel226{});
+    case JanssenBasic::kScaffer: return per_gene(Scaffer{});
+    case JanssenBasic::kGriewankRosenbrock: return per_gene(GriewankRosenbrock{});
+    case JanssenBasic::kAckley: return per_gene(Ackley{});
+    case JanssenBasic::kGriewank: return per_gene(Griewank{});
+    default: return other();
+  }
+}
+
 }  // namespace detail
 
 // g(v) of basic function b on n values v = M (x - o) (or a part of it), before its scaling.
 CHAINSAW_HD double janssen_basic(JanssenBasic b, const double* v, int n) {
   const double rate = detail::janssen_rate(b);
-  switch (b) {
-    case JanssenBasic::kZakharov: return detail::per_gene_value<Zakharov>(v, n, rate);
-    case JanssenBasic::kRosenbrock: return detail::per_gene_value<Rosenbrock>(v, n, rate);
-    case JanssenBasic::kRastrigin: return detail::per_gene_value<Rastrigin>(v, n, rate);
-    case JanssenBasic::kSchwefel: return detail::per_gene_value<Schwefel226>(v, n, rate);
-    case JanssenBasic::kBentCigar: return detail::bent_cigar(v, n);
-    case JanssenBasic::kHgbat: return detail::hgbat(v, n, rate);
-    case JanssenBasic::kScaffer: return detail::per_gene_value<Scaffer>(v, n, rate);
-    case JanssenBasic::kKatsuura: return detail::cec_katsuura(v, n, rate);
-    case JanssenBasic::kHappyCat: return detail::happy_cat(v, n, rate);
-    case JanssenBasic::kGriewankRosenbrock:
-      return detail::per_gene_value<GriewankRosenbrock>(v, n, rate);
-    case JanssenBasic::kAckley: return detail::per_gene_value<Ackley>(v, n, rate);
-    case JanssenBasic::kGriewank: return detail::per_gene_value<Griewank>(v, n, rate);
-    default: return detail::elliptic(v, n);
-  }
+  return detail::visit_janssen_per_gene(
+      b, [&](auto fn) { return detail::per_gene_value<decltype(fn)>(v, n, rate); },
+      [&] {
+        switch (b) {
+          case JanssenBasic::kBentCigar: return detail::bent_cigar(v, n);
+          case JanssenBasic::kHgbat: return detail::hgbat(v, n, rate);
+          case JanssenBasic::kKatsuura: return detail::cec_katsuura(v, n, rate);
+          case JanssenBasic::kHappyCat: return detail::happy_cat(v, n, rate);
+          default: return detail::elliptic(v, n);
+        }
+      });
 }
 
 // The sizes of a hybrid's parts as the official codes make them: ceil(p_i D) for all but the

@@ -1129,11 +1129,15 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       separate_moves ? std::min(m.passes->solis_wets_move_blocks_per_sm(ctx), apply_blocks)
              : std::min(m.passes->solis_wets_both_moves_blocks_per_sm(ctx), apply_blocks);
   std::int64_t left = request.evaluations;
-  // The whole application in one launch where its grid fits; one sync to read where it ended.
-  if (chain && m.passes->solis_wets_chain(ctx, x, bias, m.sw_params, request.slot, blocks_cap)) {
+  // The host's one wait: where the application stands.
+  auto read_state = [&] {
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
     m.sync();
     ++m.last_ls_syncs;
+  };
+  // The whole application in one launch where its grid fits; one sync to read where it ended.
+  if (chain && m.passes->solis_wets_chain(ctx, x, bias, m.sw_params, request.slot, blocks_cap)) {
+    read_state();
     left = 0;
   }
   // A user objective that comes as a CUDA graph: the application is one graph launch on the
@@ -1157,10 +1161,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.fitness.data() + request.slot,
                                         &m.sw_state.data()->f_current, sizeof(double),
                                         cudaMemcpyDeviceToDevice, s));
-      CHAINSAW_CUDA_TRY(
-          cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
-      m.sync();
-      ++m.last_ls_syncs;
+      read_state();
       sw_shape = m.sw_graph_shape;
       left = 0;
     }
@@ -1193,9 +1194,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       }
       m.launch_reduce(apply, device::NoTerm{}, Spread::kOneRow, 1, current, current, blocks_cap);
     }
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(&h, m.sw_state.data(), sizeof(h), cudaMemcpyDeviceToHost, s));
-    m.sync();
-    ++m.last_ls_syncs;
+    read_state();
     left = h.budget - h.evaluations;
   }
   if (h.bias_scale != 1.0) {  // failures since the last success halved the bias as a scale

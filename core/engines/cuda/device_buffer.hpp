@@ -113,12 +113,11 @@ class CudaGraph {
 };
 
 // Records what `work` enqueues on `stream` into `graph` (a graph of ours or the body of one of
-// its conditional nodes) after its nodes `after`, in this thread's capture mode, so that other
-// threads' engines go on unhindered. Ends the capture whatever happens.
+// its conditional nodes), in this thread's capture mode, so that other threads' engines go on
+// unhindered. Ends the capture whatever happens.
 template <class Work>
-void capture_into(cudaStream_t stream, cudaGraph_t graph, Work&& work,
-                  const cudaGraphNode_t* after = nullptr, std::size_t after_count = 0) {
-  CHAINSAW_CUDA_TRY(cudaStreamBeginCaptureToGraph(stream, graph, after, nullptr, after_count,
+void capture_into(cudaStream_t stream, cudaGraph_t graph, Work&& work) {
+  CHAINSAW_CUDA_TRY(cudaStreamBeginCaptureToGraph(stream, graph, nullptr, nullptr, 0,
                                                   cudaStreamCaptureModeThreadLocal));
   cudaGraph_t captured = nullptr;
   try {
@@ -132,7 +131,7 @@ void capture_into(cudaStream_t stream, cudaGraph_t graph, Work&& work,
 
 // Adds a node after what `stream`'s capture enqueued last; the capture's next work follows it.
 // For the nodes stream capture cannot make: a child graph, a conditional node.
-inline cudaGraphNode_t add_captured_node(cudaStream_t stream, cudaGraphNodeParams& params) {
+inline void add_captured_node(cudaStream_t stream, cudaGraphNodeParams& params) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   cudaGraph_t graph = nullptr;
   const cudaGraphNode_t* tail = nullptr;
@@ -144,7 +143,6 @@ inline cudaGraphNode_t add_captured_node(cudaStream_t stream, cudaGraphNodeParam
   CHAINSAW_CUDA_TRY(cudaGraphAddNode(&node, graph, tail, nullptr, tail_count, &params));
   CHAINSAW_CUDA_TRY(
       cudaStreamUpdateCaptureDependencies(stream, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
-  return node;
 }
 
 // A CUDA graph instantiated to be replayed: one launch for a sequence of copies and kernels
