@@ -127,6 +127,63 @@ struct SwDecideOp {
   }
 };
 
+// A lane's run of n genes of both candidates of a step: x' = clip(x + b + dif) and
+// x'' = clip(x - b - dif), b the stored bias at `scale`, dif = rho N(0, 1) drawn from rng.
+__device__ __forceinline__ void sw_both_candidates_run(double step_rho, double scale,
+                                                       const real_t* x, const real_t* bias, int n,
+                                                       curandState& rng, double lower,
+                                                       double upper, real_t (&forward)[kVec],
+                                                       real_t (&backward)[kVec]) {
+  real_t xs[kVec], bs[kVec];
+  load_genes(x, n, xs);
+  load_genes(bias, n, bs);
+  const real_t rho = static_cast<real_t>(step_rho);
+  #pragma unroll
+  for (int k = 0; k < kVec; ++k)  // unrolled: the arrays stay in registers
+    if (k < n) {
+    const real_t b = static_cast<real_t>(scale * bs[k]);
+    const real_t dif = rho * normal01(rng);
+    forward[k] = sw_forward_gene(xs[k], b, dif, lower, upper);
+    backward[k] = sw_backward_gene(xs[k], b, dif, lower, upper);
+  }
+}
+
+// Settles in s a step whose two candidates were both evaluated; value(forward) gives a
+// candidate's f. The forward value counts as an evaluation, the backward one (asked for only
+// then) when the forward move failed and the application has one left. A success sets the phase
+// (the caller moves x and the bias, then adapts: sw_adapt_after_apply); a failure halves
+// bias_scale and adapts.
+template <class Value>
+__device__ void sw_settle_both(SwDeviceState& s, const SolisWetsParams& params,
+                               const Value& value) {
+  s.rng_parity ^= 1;
+  ++s.evaluations;
+  const double f_forward = value(true);
+  SwOutcome outcome = SwOutcome::kNoDecision;
+  if (f_forward < s.f_current) {
+    s.f_current = f_forward;
+    s.phase = kSwForwardSuccess;
+    return;
+  }
+  if (s.evaluations < s.budget) {
+    ++s.evaluations;
+    const double f_backward = value(false);
+    if (f_backward < s.f_current) {
+      s.f_current = f_backward;
+      s.phase = kSwBackwardSuccess;
+      return;
+    }
+    outcome = SwOutcome::kFailure;
+    s.bias_scale *= 0.5;  // sw_bias_after_failure, exact for a power of two
+  }
+  SolisWetsState scalar{s.rho, s.successes, s.failures};
+  sw_adapt(scalar, outcome, params);
+  s.rho = scalar.rho;
+  s.successes = scalar.successes;
+  s.failures = scalar.failures;
+  s.phase = kSwIdle;
+}
+
 // Both moves of a step in one pass: the forward candidate x' and the backward one x'' share the
 // loads of x and bias and the normals of dif, each reduced in the tree it would have alone. The
 // backward value counts as an evaluation only when the forward move fails and the application
@@ -151,17 +208,14 @@ struct SwBothMovesOp {
   // rho and the bias scale given: the chain kernel holds them in registers.
   __device__ void produce_with(double step_rho, double scale, int, Dim j0, int n,
                                double (&v)[2][kVec], curandState& rng) const {
-    real_t xs[kVec], bs[kVec];
-    load_genes(x + j0, n, xs);
-    load_genes(bias + j0, n, bs);
-    const real_t rho = static_cast<real_t>(step_rho);
+    real_t forward[kVec], backward[kVec];
+    sw_both_candidates_run(step_rho, scale, x + j0, bias + j0, n, rng, lower, upper, forward,
+                           backward);
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) {
-      const real_t b = static_cast<real_t>(scale * bs[k]);
-      const real_t dif = rho * normal01(rng);
-      v[0][k] = sw_forward_gene(xs[k], b, dif, lower, upper);
-      v[1][k] = sw_backward_gene(xs[k], b, dif, lower, upper);
+      v[0][k] = forward[k];
+      v[1][k] = backward[k];
     }
   }
   // Settles the step in s from its two partials: the forward value counts as an evaluation,
@@ -171,32 +225,9 @@ struct SwBothMovesOp {
   template <class Term>
   __device__ void settle(SwDeviceState& s, const PairTerm<Term>& pair,
                          const typename PairTerm<Term>::Partial& p) const {
-    s.rng_parity ^= 1;
-    ++s.evaluations;
-    const double f_forward = ranked_value(pair.term, p.first, dim, invalid);
-    SwOutcome outcome = SwOutcome::kNoDecision;
-    if (f_forward < s.f_current) {
-      s.f_current = f_forward;
-      s.phase = kSwForwardSuccess;
-      return;
-    }
-    if (s.evaluations < s.budget) {
-      ++s.evaluations;
-      const double f_backward = ranked_value(pair.term, p.second, dim, invalid);
-      if (f_backward < s.f_current) {
-        s.f_current = f_backward;
-        s.phase = kSwBackwardSuccess;
-        return;
-      }
-      outcome = SwOutcome::kFailure;
-      s.bias_scale *= 0.5;  // sw_bias_after_failure, exact for a power of two
-    }
-    SolisWetsState scalar{s.rho, s.successes, s.failures};
-    sw_adapt(scalar, outcome, params);
-    s.rho = scalar.rho;
-    s.successes = scalar.successes;
-    s.failures = scalar.failures;
-    s.phase = kSwIdle;
+    sw_settle_both(s, params, [&](bool forward) {
+      return ranked_value(pair.term, forward ? p.first : p.second, dim, invalid);
+    });
   }
   template <class Term>
   __device__ void finish(int, const PairTerm<Term>& pair,
@@ -307,6 +338,76 @@ struct SwApplyOp {
     sw_adapt_after_apply(s, params);
     *state = s;
     slot_fitness[slot] = s.f_current;
+  }
+};
+
+// Solis-Wets on a user objective (a batch callback, fitness/external_objective.hpp): a step is
+// three operations, SwCandidatesOp, one call of the objective on both candidates, and
+// SwSettleApplyOp. Both candidates are evaluated, as SwBothMovesOp evaluates both: one call of
+// two rows instead of a call, a decision and a condition per move; the backward value counts
+// only when the forward move failed.
+
+// Writes both candidates of the step, x' to row 0 of `candidates` and x'' to row `pitch`.
+struct SwCandidatesOp {
+  static constexpr bool kUsesRng = true;
+  __device__ bool stores_rng() const { return true; }
+  const SwDeviceState* state;
+  const real_t* x;
+  const real_t* bias;
+  double lower, upper;
+  real_t* candidates;
+  Dim pitch;
+  __device__ bool active() const { return sw_move_active(true, state); }
+  __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState& rng) const {
+    real_t forward[kVec], backward[kVec];
+    sw_both_candidates_run(state->rho, state->bias_scale, x + j0, bias + j0, n, rng, lower,
+                           upper, forward, backward);
+    store_genes(candidates + j0, n, forward);
+    store_genes(candidates + pitch + j0, n, backward);
+  }
+  template <class Term>
+  __device__ void finish(int, const Term&, const SumPartial&) const {}
+};
+
+// The step's decision on the objective's values (values[0] of x', values[1] of x'') and its
+// accepted move: every thread settles the step for itself (the same decision everywhere) and
+// moves its genes after a success, drawing dif again from the step's states; the last block
+// writes the state. In a graph, `loop` (non-zero) is the while node's condition: evaluations
+// left.
+struct SwSettleApplyOp {
+  static constexpr bool kUsesRng = true;
+  __device__ bool stores_rng() const { return false; }
+  SwDeviceState* state;
+  real_t* x;
+  real_t* bias;
+  double lower, upper;
+  SolisWetsParams params;
+  const double* values;
+  unsigned long long* invalid;  // NaN and -inf values that count as evaluations
+  double* slot_fitness;
+  int slot;
+  cudaGraphConditionalHandle loop = 0;
+  __device__ bool active() const { return sw_move_active(true, state); }
+  __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState& rng) const {
+    const SwDeviceState before = *state;
+    SwDeviceState s = before;
+    sw_settle_both(s, params, [&](bool forward) { return rankable_fitness(values[forward ? 0 : 1]); });
+    if (s.phase != kSwIdle)
+      sw_apply_run(s.phase, before.rho, before.bias_scale, x + j0, bias + j0, n, rng, lower,
+                   upper);
+  }
+  template <class Term>
+  __device__ void finish(int, const Term&, const SumPartial&) const {
+    SwDeviceState s = *state;
+    sw_settle_both(s, params, [&](bool forward) {
+      const double f = values[forward ? 0 : 1];
+      if (is_invalid_fitness(f)) atomicAdd(invalid, 1ull);
+      return rankable_fitness(f);
+    });
+    if (s.phase != kSwIdle) sw_adapt_after_apply(s, params);
+    *state = s;
+    slot_fitness[slot] = s.f_current;
+    if (loop != 0) cudaGraphSetConditional(loop, s.evaluations < s.budget);
   }
 };
 

@@ -90,23 +90,6 @@ __global__ void store_external_kernel(const double* values, const int* slots, in
   slot_fitness[slots[r]] = row_out[r] = rankable_fitness(v);
 }
 
-// Solis-Wets on a user objective: the decision SwDecideOp takes for CEC 2010, on the value the
-// user's callback wrote for the stored candidate. The callback runs for every enqueued move;
-// an inactive move's value is ignored here.
-// In a Solis-Wets application's graph (Impl::build_sw_graph) the forward decision also sets the
-// condition of the backward move's if node.
-__global__ void external_sw_decide_kernel(bool forward, device::SwDeviceState* state,
-                                          const double* value, unsigned long long* invalid,
-                                          bool sets_backward = false,
-                                          cudaGraphConditionalHandle backward = 0) {
-  if (device::sw_move_active(forward, state)) {
-    const double v = *value;
-    if (is_invalid_fitness(v)) atomicAdd(invalid, 1ull);
-    device::sw_decide(forward, state, rankable_fitness(v));
-  }
-  if (sets_backward) cudaGraphSetConditional(backward, state->phase == device::kSwNeedBackward);
-}
-
 // Rows of slots apart copied to consecutive rows (row r from slots[r]): a crossover batch's
 // children for one call of a user objective (Impl::launch_external_evaluation).
 __global__ void gather_rows_kernel(const real_t* genes, Dim pitch, const int* slots, Dim dim,
@@ -116,12 +99,6 @@ __global__ void gather_rows_kernel(const real_t* genes, Dim pitch, const int* sl
   const Dim stride = static_cast<Dim>(gridDim.x) * blockDim.x;
   for (Dim j = static_cast<Dim>(blockIdx.x) * blockDim.x + threadIdx.x; j < dim; j += stride)
     to[j] = from[j];
-}
-
-// The while node of a Solis-Wets application's graph goes on while evaluations are left.
-__global__ void sw_continue_kernel(const device::SwDeviceState* state,
-                                   cudaGraphConditionalHandle loop) {
-  cudaGraphSetConditional(loop, state->evaluations < state->budget);
 }
 
 // o_j of a paper function for every gene, made by the device's hash (the same floats as the
@@ -299,14 +276,14 @@ std::size_t gathered_batch_bytes(const Problem& problem, int batch_rows) {
   return bytes <= kGatheredBatchBytes ? bytes : 0;
 }
 
-// A user objective: the count of invalid values; a batch callback's also the Solis-Wets
-// candidate it evaluates, its values of a batch and the gathered children; one given as a
-// graph too the work rows of a Solis-Wets application.
+// A user objective: the count of invalid values; a batch callback's also the two Solis-Wets
+// candidates of a step, its values of a batch and the gathered children; one given as a graph
+// too the work rows of a Solis-Wets application.
 std::size_t external_device_bytes(const Problem& problem, int max_rows, int batch_rows) {
   if (!problem.is_external()) return 0;
   if (!gpu_evaluates_stored_vectors(problem)) return sizeof(unsigned long long);
   const std::size_t row = static_cast<std::size_t>(device::row_pitch(problem.dim)) * sizeof(real_t);
-  return row + static_cast<std::size_t>(max_rows) * sizeof(double) +
+  return 2 * row + static_cast<std::size_t>(max_rows) * sizeof(double) +
          sizeof(unsigned long long) + gathered_batch_bytes(problem, batch_rows) +
          (problem.external->device_graph ? 2 * row + sizeof(double) : 0);
 }
@@ -577,7 +554,8 @@ struct CudaEngine::Impl {
   // A built-in function's o, for its evaluation pass (reads_stored_shift); empty otherwise.
   DeviceBuffer<real_t> stored_o;
   PersistingL2Window stored_o_window;  // over stored_o, for the evaluation launches
-  // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes).
+  // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes); a
+  // batch callback's two candidates of a step (external_device_bytes) in `candidate` too.
   DeviceBuffer<real_t> cec_o, candidate;
   DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
   DeviceBuffer<double> cec_rotation;
@@ -597,7 +575,6 @@ struct CudaEngine::Impl {
   DeviceBuffer<real_t> sw_rows;
   // Where the graph's apply steps write their slot's fitness; the slot's own is set after it.
   DeviceBuffer<double> sw_graph_fitness;
-  CudaStream side_stream;  // captures the backward moves' if bodies
 
   Impl(const Config& config, const Problem& p, Communicator* ranks,
        std::unique_ptr<DeviceCollective> exchange)
@@ -667,8 +644,8 @@ struct CudaEngine::Impl {
         throw UserError("objective '" + p.external->name +
                         "' has no device callback: it runs on the CPU backend only (a per-gene "
                         "objective gets one when optimize() is compiled by nvcc)");
-      if (gpu_evaluates_stored_vectors(p)) {
-        candidate = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
+      if (gpu_evaluates_stored_vectors(p)) {  // a Solis-Wets step's two candidates
+        candidate = DeviceBuffer<real_t>(2 * static_cast<std::size_t>(pitch));
         CHAINSAW_CUDA_TRY(cudaMemsetAsync(candidate.data(), 0, candidate.bytes(), s));
         external_values = DeviceBuffer<double>(launch.max_rows);
         gathered_rows = DeviceBuffer<real_t>(gathered_batch_bytes(p, launch.rng_rows) / sizeof(real_t));
@@ -893,18 +870,9 @@ struct CudaEngine::Impl {
       launch_reduce(op, term, Spread::kBatch, rows);
     });
   }
-  // CEC 2010 and user objectives, Solis-Wets: evaluates the stored candidate of the step's move
-  // and decides.
+  // CEC 2010, Solis-Wets: evaluates the stored candidate of the step's move and decides.
   void launch_sw_decision(bool forward) {
     timeline.mark(Bucket::kFitness);
-    if (problem.is_external()) {
-      problem.external->device(candidate.data(), pitch, 1, dim, external_values.data(),
-                               stream.get());
-      external_sw_decide_kernel<<<1, 1, 0, stream.get()>>>(forward, sw_state.data(),
-                                                           external_values.data(), invalid.data());
-      CHAINSAW_CUDA_CHECK_LAUNCH();
-      return;
-    }
     visit_cec2010(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
       device::SwDecideOp op{forward, sw_state.data(), candidate.data(), dim};
@@ -912,31 +880,58 @@ struct CudaEngine::Impl {
       launch_reduce(op, term, Spread::kOneRow, 1);
     });
   }
+  // The blocks per SM of a Solis-Wets step on a user objective: its two launches draw the same
+  // dif, so they share one shape.
+  int external_sw_blocks_cap() {
+    const device::PassContext ctx = context();
+    return std::min(device::blocks_per_sm<device::NoTerm, device::SwCandidatesOp>(ctx),
+                    device::blocks_per_sm<device::NoTerm, device::SwSettleApplyOp>(ctx));
+  }
+  // A Solis-Wets step on a user objective (device::SwCandidatesOp): both candidates into the two
+  // rows of `candidate`, `evaluate` enqueues the objective's call on them (values into
+  // external_values), then the decision and the accepted move. `loop`: see SwSettleApplyOp.
+  template <class Evaluate>
+  ReduceShape launch_external_sw_step(const device::PassContext& ctx, real_t* x, real_t* bias,
+                                      curandState* current, curandState* next, int blocks_cap,
+                                      double* slot_fitness, int slot, const Evaluate& evaluate,
+                                      cudaGraphConditionalHandle loop = 0) {
+    timeline.mark(Bucket::kSwMoves);
+    const device::SwCandidatesOp moves{sw_state.data(), x,   bias, problem.lower, problem.upper,
+                                       candidate.data(), pitch};
+    const ReduceShape shape = device::launch_reduce(ctx, moves, device::NoTerm{}, Spread::kOneRow,
+                                                    1, current, next, blocks_cap);
+    timeline.mark(Bucket::kFitness);
+    evaluate();
+    timeline.mark(Bucket::kSwMoves);
+    const device::SwSettleApplyOp settle{sw_state.data(),   x,      bias,
+                                         problem.lower,     problem.upper,
+                                         sw_params,         external_values.data(),
+                                         invalid.data(),    slot_fitness,
+                                         slot,              loop};
+    device::launch_reduce(ctx, settle, device::NoTerm{}, Spread::kOneRow, 1, current, current,
+                          blocks_cap);
+    return shape;
+  }
   // The graph of a whole Solis-Wets application on a user objective given as a CUDA graph too:
-  // a while node whose body makes two steps (the RNG buffers alternate per step), each the
-  // forward move into `candidate`, the objective's graph, the decision, then an if node with
-  // the backward move, the objective's graph and its decision (made only when the forward move
-  // failed), and the apply step. The same kernels in the same order as CudaEngine::solis_wets
-  // launches per step, so the same bits; the host neither launches nor waits per step, and a
-  // backward move that is not made costs nothing. Leaves sw_graph empty when the objective
-  // gives no graph.
+  // a while node whose body makes two steps (the RNG buffers alternate per step) of
+  // launch_external_sw_step, the objective's graph between its launches; the last step's
+  // decision ends the loop. The same kernels in the same order as CudaEngine::solis_wets
+  // launches per step, so the same bits; the host neither launches nor waits per step. Leaves
+  // sw_graph empty when the objective gives no graph.
   void build_sw_graph(int blocks_cap) {
     const BatchObjective& o = *problem.external;
     const cudaStream_t s = stream.get();
-    // The objective may run its function on the candidate to capture it: a point of the domain.
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(candidate.data(), genes.data(), sizeof(real_t) * pitch,
+    // The objective may run its function on the candidates to capture it: points of the domain.
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(candidate.data(), genes.data(), candidate.bytes(),
                                       cudaMemcpyDeviceToDevice, s));
     const DeviceGraph objective =
-        o.device_graph(candidate.data(), pitch, 1, dim, external_values.data(), s);
+        o.device_graph(candidate.data(), pitch, 2, dim, external_values.data(), s);
     if (objective == nullptr) return;
     sw_rows = DeviceBuffer<real_t>(2 * static_cast<std::size_t>(pitch));
     sw_graph_fitness = DeviceBuffer<double>(1);
     real_t* const x = sw_rows.data();
     real_t* const bias_row = sw_rows.data() + pitch;
-    const device::SwApplyOp apply{sw_state.data(), x, bias_row, problem.lower, problem.upper,
-                                  sw_params, sw_graph_fitness.data(), 0};
-    device::PassContext ctx = context(), side = context();
-    side.stream = side_stream.get();
+    const device::PassContext ctx = context();
     cudaGraphNodeParams child{};
     child.type = cudaGraphNodeTypeGraph;
     child.graph.graph = objective;  // cloned into each node
@@ -952,41 +947,12 @@ struct CudaEngine::Impl {
     while_node.conditional.size = 1;
     cudaGraphNode_t node = nullptr;
     CHAINSAW_CUDA_TRY(cudaGraphAddNode(&node, graph.get(), nullptr, nullptr, 0, &while_node));
-    const cudaGraph_t body = while_node.conditional.phGraph_out[0];
     curandState* buffers[2] = {rng.data(), rng_alt.data()};
-    cudaGraphConditionalHandle backward[2] = {0, 0};  // set by each step's forward decision
-    for (auto& handle : backward)
-      CHAINSAW_CUDA_TRY(cudaGraphConditionalHandleCreate(&handle, body, 0, 0));
-    capture_into(s, body, [&] {
-      for (int step = 0; step < 2; ++step) {
-        curandState* current = buffers[step];
-        curandState* next = buffers[1 - step];
-        sw_graph_shape =
-            passes->solis_wets_move(ctx, true, x, bias_row, candidate.data(), current, next,
-                                    blocks_cap);
-        add_captured_node(s, child);
-        external_sw_decide_kernel<<<1, 1, 0, s>>>(true, sw_state.data(), external_values.data(),
-                                                  invalid.data(), true, backward[step]);
-        CHAINSAW_CUDA_CHECK_LAUNCH();
-        cudaGraphNodeParams if_node{};
-        if_node.type = cudaGraphNodeTypeConditional;
-        if_node.conditional.handle = backward[step];
-        if_node.conditional.type = cudaGraphCondTypeIf;
-        if_node.conditional.size = 1;
-        add_captured_node(s, if_node);
-        capture_into(side.stream, if_node.conditional.phGraph_out[0], [&] {
-          passes->solis_wets_move(side, false, x, bias_row, candidate.data(), current, current,
-                                  blocks_cap);
-          add_captured_node(side.stream, child);
-          external_sw_decide_kernel<<<1, 1, 0, side.stream>>>(
-              false, sw_state.data(), external_values.data(), invalid.data());
-          CHAINSAW_CUDA_CHECK_LAUNCH();
-        });
-        device::launch_reduce(ctx, apply, device::NoTerm{}, Spread::kOneRow, 1, current, current,
-                              blocks_cap);
-      }
-      sw_continue_kernel<<<1, 1, 0, s>>>(sw_state.data(), loop);
-      CHAINSAW_CUDA_CHECK_LAUNCH();
+    capture_into(s, while_node.conditional.phGraph_out[0], [&] {
+      for (int step = 0; step < 2; ++step)
+        sw_graph_shape = launch_external_sw_step(
+            ctx, x, bias_row, buffers[step], buffers[1 - step], blocks_cap,
+            sw_graph_fitness.data(), 0, [&] { add_captured_node(s, child); }, loop);
     });
     sw_graph = CudaGraphExec(graph.get());
   }
@@ -1117,6 +1083,8 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   ReduceShape sw_shape;
   const device::PassContext ctx = m.context();
   const bool stored = m.stored_evaluation;  // the candidate is stored and evaluated apart
+  // A batch callback's steps: both candidates, one call (launch_external_sw_step).
+  const bool external = stored && m.problem.is_external();
   const bool separate_moves = stored || !device::sw_both_moves_wanted();
   const bool chain = !separate_moves && m.sw_chain && !ctx.sliced();
   real_t* const candidate = stored ? m.candidate.data() : nullptr;
@@ -1126,8 +1094,9 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   // The moves and the apply step map genes to threads alike (they draw the same dif): one shape.
   const int apply_blocks = device::blocks_per_sm<device::NoTerm, device::SwApplyOp>(ctx);
   const int blocks_cap =
-      separate_moves ? std::min(m.passes->solis_wets_move_blocks_per_sm(ctx), apply_blocks)
-             : std::min(m.passes->solis_wets_both_moves_blocks_per_sm(ctx), apply_blocks);
+      external         ? m.external_sw_blocks_cap()
+      : separate_moves ? std::min(m.passes->solis_wets_move_blocks_per_sm(ctx), apply_blocks)
+                       : std::min(m.passes->solis_wets_both_moves_blocks_per_sm(ctx), apply_blocks);
   std::int64_t left = request.evaluations;
   // The host's one wait: where the application stands.
   auto read_state = [&] {
@@ -1142,8 +1111,8 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   }
   // A user objective that comes as a CUDA graph: the application is one graph launch on the
   // work rows. Not profiled: the profile times the steps' launches apart.
-  if (stored && m.problem.is_external() && m.problem.external->device_graph && !m.profile &&
-      m.sw_chain && !ctx.sliced()) {
+  if (external && m.problem.external->device_graph && !m.profile && m.sw_chain &&
+      !ctx.sliced()) {
     if (!m.sw_graph_tried) {
       m.sw_graph_tried = true;
       m.build_sw_graph(blocks_cap);
@@ -1174,6 +1143,13 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
     for (std::int64_t k = 0; k < steps; ++k) {
       curandState* current = buffers[(h.rng_parity + k) & 1];
       curandState* next = buffers[(h.rng_parity + k + 1) & 1];
+      if (external) {
+        sw_shape = m.launch_external_sw_step(
+            ctx, x, bias, current, next, blocks_cap, m.fitness.data(), request.slot, [&] {
+              m.problem.external->device(candidate, m.pitch, 2, m.dim, m.external_values.data(), s);
+            });
+        continue;
+      }
       if (!separate_moves) {  // both moves in one pass; apply runs only after a success
         sw_shape = m.passes->solis_wets_both_moves(ctx, x, bias, m.sw_params, current, next,
                                                    blocks_cap);
@@ -1182,7 +1158,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       }
       sw_shape = m.passes->solis_wets_move(ctx, true, x, bias, candidate, current, next,
                                            blocks_cap);
-      // CEC 2010 and batch callbacks: the candidate's evaluation is a launch of its own.
+      // CEC 2010: the candidate's evaluation is a launch of its own.
       if (stored) {
         m.launch_sw_decision(true);
         m.timeline.mark(Bucket::kSwMoves);
