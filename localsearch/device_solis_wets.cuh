@@ -29,6 +29,7 @@ enum SwPhase : int {
   kSwFailure,
   kSwNeedBackward,
   kSwNoDecision,
+  kSwCandidatesMade,  // a user objective's step: both candidates wait for their values
 };
 
 struct SwDeviceState {
@@ -341,17 +342,19 @@ struct SwApplyOp {
   }
 };
 
-// Solis-Wets on a user objective (a batch callback, fitness/external_objective.hpp): a step is
-// three operations, SwCandidatesOp, one call of the objective on both candidates, and
-// SwSettleApplyOp. Both candidates are evaluated, as SwBothMovesOp evaluates both: one call of
-// two rows instead of a call, a decision and a condition per move; the backward value counts
-// only when the forward move failed.
+// Solis-Wets on a user objective (a batch callback, fitness/external_objective.hpp). Both
+// candidates of a step are evaluated, as SwBothMovesOp evaluates both: one call of the objective
+// on two rows instead of a call, a decision and a condition per move; the backward value counts
+// only when the forward move failed. An application is SwCandidatesOp, then per step the
+// objective's call and SwSettleStepOp, which settles the step, applies it and makes the next
+// step's candidates: two launches per step.
 
-// Writes both candidates of the step, x' to row 0 of `candidates` and x'' to row `pitch`.
+// Writes both candidates of the step, x' to row 0 of `candidates` and x'' to row `pitch`, and
+// sets the phase kSwCandidatesMade.
 struct SwCandidatesOp {
   static constexpr bool kUsesRng = true;
   __device__ bool stores_rng() const { return true; }
-  const SwDeviceState* state;
+  SwDeviceState* state;
   const real_t* x;
   const real_t* bias;
   double lower, upper;
@@ -359,55 +362,84 @@ struct SwCandidatesOp {
   Dim pitch;
   __device__ bool active() const { return sw_move_active(true, state); }
   __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState& rng) const {
+    write_candidates(state->rho, state->bias_scale, j0, n, rng);
+  }
+  __device__ void write_candidates(double rho, double scale, Dim j0, int n,
+                                   curandState& rng) const {
     real_t forward[kVec], backward[kVec];
-    sw_both_candidates_run(state->rho, state->bias_scale, x + j0, bias + j0, n, rng, lower,
-                           upper, forward, backward);
+    sw_both_candidates_run(rho, scale, x + j0, bias + j0, n, rng, lower, upper, forward,
+                           backward);
     store_genes(candidates + j0, n, forward);
     store_genes(candidates + pitch + j0, n, backward);
   }
   template <class Term>
-  __device__ void finish(int, const Term&, const SumPartial&) const {}
+  __device__ void finish(int, const Term&, const SumPartial&) const {
+    state->phase = kSwCandidatesMade;
+  }
 };
 
-// The step's decision on the objective's values (values[0] of x', values[1] of x'') and its
-// accepted move: every thread settles the step for itself (the same decision everywhere) and
-// moves its genes after a success, drawing dif again from the step's states; the last block
-// writes the state. In a graph, `loop` (non-zero) is the while node's condition: evaluations
-// left.
-struct SwSettleApplyOp {
+// The step's decision on the objective's values (values[0] of x', values[1] of x''), its
+// accepted move, and the next step's candidates while evaluations are left. Every thread
+// settles the step for itself (the same decision everywhere); after a success it moves its
+// genes with the step's dif, drawn again from the states the step drew from (step_states: this
+// launch's rng_out, read before the launch overwrites them). The last block writes the state.
+// In a graph, `loop` (non-zero) is the while node's condition: candidates made.
+struct SwSettleStepOp {
   static constexpr bool kUsesRng = true;
-  __device__ bool stores_rng() const { return false; }
-  SwDeviceState* state;
+  __device__ bool stores_rng() const { return true; }
+  SwCandidatesOp next;  // its state, x, bias, domain and candidates
   real_t* x;
   real_t* bias;
-  double lower, upper;
   SolisWetsParams params;
   const double* values;
   unsigned long long* invalid;  // NaN and -inf values that count as evaluations
+  const curandState* step_states;
   double* slot_fitness;
   int slot;
   cudaGraphConditionalHandle loop = 0;
-  __device__ bool active() const { return sw_move_active(true, state); }
-  __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState& rng) const {
-    const SwDeviceState before = *state;
+  // The thread's replay of the step's draws over its runs (the kernel gives every thread its own
+  // copy of the operation).
+  mutable curandState replay;
+  mutable bool replaying = false;
+
+  __device__ bool active() const { return next.state->phase == kSwCandidatesMade; }
+  // The state after the step, adapted; step_phase: how the step ended (kSwIdle: no success).
+  // Counts invalid values where count_invalid is given.
+  __device__ SwDeviceState settled(const SwDeviceState& before, unsigned long long* count_invalid,
+                                   int& step_phase) const {
     SwDeviceState s = before;
-    sw_settle_both(s, params, [&](bool forward) { return rankable_fitness(values[forward ? 0 : 1]); });
-    if (s.phase != kSwIdle)
-      sw_apply_run(s.phase, before.rho, before.bias_scale, x + j0, bias + j0, n, rng, lower,
-                   upper);
+    sw_settle_both(s, params, [&](bool forward) {
+      const double f = values[forward ? 0 : 1];
+      if (count_invalid != nullptr && is_invalid_fitness(f)) atomicAdd(count_invalid, 1ull);
+      return rankable_fitness(f);
+    });
+    step_phase = s.phase;
+    if (s.phase != kSwIdle) sw_adapt_after_apply(s, params);
+    return s;
+  }
+  __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState& rng) const {
+    const SwDeviceState before = *next.state;
+    int phase = kSwIdle;
+    const SwDeviceState s = settled(before, nullptr, phase);
+    if (phase != kSwIdle) {  // a success: x and the bias move
+      if (!replaying) {
+        replay = step_states[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x];
+        replaying = true;
+      }
+      sw_apply_run(phase, before.rho, before.bias_scale, x + j0, bias + j0, n, replay,
+                   next.lower, next.upper);
+    }
+    if (s.evaluations < s.budget) next.write_candidates(s.rho, s.bias_scale, j0, n, rng);
   }
   template <class Term>
   __device__ void finish(int, const Term&, const SumPartial&) const {
-    SwDeviceState s = *state;
-    sw_settle_both(s, params, [&](bool forward) {
-      const double f = values[forward ? 0 : 1];
-      if (is_invalid_fitness(f)) atomicAdd(invalid, 1ull);
-      return rankable_fitness(f);
-    });
-    if (s.phase != kSwIdle) sw_adapt_after_apply(s, params);
-    *state = s;
+    int phase = kSwIdle;
+    SwDeviceState s = settled(*next.state, invalid, phase);
+    const bool more = s.evaluations < s.budget;
+    if (more) s.phase = kSwCandidatesMade;
+    *next.state = s;
     slot_fitness[slot] = s.f_current;
-    if (loop != 0) cudaGraphSetConditional(loop, s.evaluations < s.budget);
+    if (loop != 0) cudaGraphSetConditional(loop, more);
   }
 };
 

@@ -103,16 +103,23 @@ struct CrossoverOp {
   FitnessSink sink;
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
+    real_t c[kVec];
+    make_child(row, j0, n, c, rng);
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+      if (k < n) v[k] = c[k];
+  }
+  // Child `row`'s genes j0.. into its slot and c.
+  __device__ void make_child(int row, Dim j0, int n, real_t (&c)[kVec], curandState& rng) const {
     const ChildSpec spec = children[row];
-    real_t a[kVec], b[kVec], c[kVec];
+    real_t a[kVec], b[kVec];
     load_genes(genes + static_cast<Dim>(spec.mother) * pitch + j0, n, a);
     load_genes(genes + static_cast<Dim>(spec.father) * pitch + j0, n, b);
     #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+    for (int k = 0; k < kVec; ++k)  // unrolled: c[] stays in registers
       if (k < n) {
       c[k] = blx_alpha_gene(a[k], b[k], alpha, lower, upper, uniform01(rng));
       if (j0 + k == spec.mutated_gene) c[k] = bga_mutate_gene(c[k], spec.mutation_step, lower, upper);
-      v[k] = c[k];
     }
     store_genes(genes + static_cast<Dim>(spec.slot) * pitch + j0, n, c);
   }
@@ -120,6 +127,24 @@ struct CrossoverOp {
   __device__ void finish(int row, const Term& term, const typename Term::Partial& p) const {
     sink.write(children[row].slot, row, term, p);
   }
+};
+
+// The crossover of a user objective's batch (pair with NoTerm: the objective evaluates the
+// children after it): where `copies` is given, child `row` is written to its row there too, the
+// rows of the objective's one call.
+struct UserCrossoverOp {
+  static constexpr bool kUsesRng = true;
+  __device__ bool stores_rng() const { return true; }
+  CrossoverOp crossover;
+  real_t* copies;
+  __device__ bool active() const { return true; }
+  __device__ void produce(int row, Dim j0, int n, double (&)[kVec], curandState& rng) const {
+    real_t c[kVec];
+    crossover.make_child(row, j0, n, c, rng);
+    if (copies != nullptr) store_genes(copies + static_cast<Dim>(row) * crossover.pitch + j0, n, c);
+  }
+  template <class Term>
+  __device__ void finish(int, const Term&, const typename Term::Partial&) const {}
 };
 
 // A lane's n stored genes at p, widened.

@@ -571,7 +571,6 @@ struct CudaEngine::Impl {
   // application; sw_graph_tried says whether that was done.
   bool sw_graph_tried = false;
   CudaGraphExec sw_graph;
-  ReduceShape sw_graph_shape;  // the moves' launch shape (their RNG states)
   DeviceBuffer<real_t> sw_rows;
   // Where the graph's apply steps write their slot's fitness; the slot's own is set after it.
   DeviceBuffer<double> sw_graph_fitness;
@@ -822,27 +821,45 @@ struct CudaEngine::Impl {
     launch_reduce(op, device::SquareTerm{}, Spread::kBatch, rows);
   }
   // Crossover of the specs staged in `specs` (slots: the children's); their f into row_out.
-  // Functions evaluated apart from the pass read the children's slots from rows_a.
+  // Functions evaluated apart from the pass read the children's slots from rows_a; a user
+  // objective's children that go to it in gathered rows are written there by the pass too.
   void launch_children(const int* slots, int count) {
     timeline.mark(Bucket::kCrossover);  // BLX-alpha, BGA, their XORWOW draws and f, fused
     count_vectors(profile, Bucket::kCrossover, 3.0 * count, own.count);
-    passes->make_children(context(), specs.data(), count);
-    if (stored_evaluation) launch_evaluation(slots, count);
+    if (!problem.is_external() || !stored_evaluation) {
+      passes->make_children(context(), specs.data(), count);
+      if (stored_evaluation) launch_evaluation(slots, count);
+      return;
+    }
+    const bool copied = gathers(slots, count);
+    const device::UserCrossoverOp op{
+        {genes.data(), pitch, specs.data(), blx_alpha, problem.lower, problem.upper, {}},
+        copied ? gathered_rows.data() : nullptr};
+    launch_reduce(op, device::NoTerm{}, Spread::kBatch, count);
+    launch_evaluation(slots, count, copied);
+  }
+  // Whether a user objective's f of these slots is one call on gathered rows: slots apart
+  // whose rows fit there (gathered_batch_bytes). Adjacent slots go to it as they are.
+  bool gathers(const int* host_slots, int rows) const {
+    bool adjacent = true;
+    for (int r = 1; r < rows; ++r) adjacent = adjacent && host_slots[r] == host_slots[0] + r;
+    return !adjacent && static_cast<std::size_t>(rows) * pitch <= gathered_rows.size();
   }
   // A user objective's f of the slots staged in rows_a[0..rows) (host_slots: the same slots):
   // adjacent slots go to the callback in one call, slots apart gathered into rows of their own
-  // where those fit (gathered_batch_bytes).
-  void launch_external_evaluation(const int* host_slots, int rows) {
+  // where those fit (`gathered`: the crossover wrote them there already).
+  void launch_external_evaluation(const int* host_slots, int rows, bool gathered) {
     const BatchObjective& o = *problem.external;
-    bool adjacent = true;
-    for (int r = 1; r < rows; ++r) adjacent = adjacent && host_slots[r] == host_slots[0] + r;
-    const bool gather = !adjacent && static_cast<std::size_t>(rows) * pitch <= gathered_rows.size();
+    const bool gather = gathered || gathers(host_slots, rows);
     if (gather) {  // one call instead of one per run of adjacent slots, on rows a captured
                    // objective reads in place
-      const auto blocks_x = static_cast<unsigned>(std::min<Dim>((dim + 255) / 256, 1024));
-      gather_rows_kernel<<<dim3(blocks_x, static_cast<unsigned>(rows)), 256, 0, stream.get()>>>(
-          genes.data(), pitch, rows_a.data(), dim, gathered_rows.data());
-      CHAINSAW_CUDA_CHECK_LAUNCH();
+      if (!gathered) {
+        const auto blocks_x = static_cast<unsigned>(std::min<Dim>((dim + 255) / 256, 1024));
+        gather_rows_kernel<<<dim3(blocks_x, static_cast<unsigned>(rows)), 256, 0,
+                             stream.get()>>>(genes.data(), pitch, rows_a.data(), dim,
+                                             gathered_rows.data());
+        CHAINSAW_CUDA_CHECK_LAUNCH();
+      }
       o.device(gathered_rows.data(), pitch, rows, dim, external_values.data(), stream.get());
     }
     for (int first = 0; !gather && first < rows;) {
@@ -858,10 +875,11 @@ struct CudaEngine::Impl {
     CHAINSAW_CUDA_CHECK_LAUNCH();
   }
   // f of the slots staged in rows_a[0..rows) (host_slots: the same slots), one batched launch.
-  void launch_evaluation(const int* host_slots, int rows) {
+  // `gathered`: a user objective's rows are in gathered_rows already (launch_children).
+  void launch_evaluation(const int* host_slots, int rows, bool gathered = false) {
     timeline.mark(Bucket::kFitness);
     if (!stored_evaluation) return passes->evaluate(context(), rows_a.data(), rows);
-    if (problem.is_external()) return launch_external_evaluation(host_slots, rows);
+    if (problem.is_external()) return launch_external_evaluation(host_slots, rows, gathered);
     visit_cec2010(problem.function, [&](auto fn) {
       using Fn = decltype(fn);
       const device::EvaluateOp op{genes.data(), pitch, rows_a.data(),
@@ -880,44 +898,57 @@ struct CudaEngine::Impl {
       launch_reduce(op, term, Spread::kOneRow, 1);
     });
   }
-  // The blocks per SM of a Solis-Wets step on a user objective: its two launches draw the same
-  // dif, so they share one shape.
+  // The blocks per SM of a Solis-Wets step on a user objective: its launches draw the same dif,
+  // so they share one shape.
   int external_sw_blocks_cap() {
     const device::PassContext ctx = context();
     return std::min(device::blocks_per_sm<device::NoTerm, device::SwCandidatesOp>(ctx),
-                    device::blocks_per_sm<device::NoTerm, device::SwSettleApplyOp>(ctx));
+                    device::blocks_per_sm<device::NoTerm, device::SwSettleStepOp>(ctx));
   }
-  // A Solis-Wets step on a user objective (device::SwCandidatesOp): both candidates into the two
-  // rows of `candidate`, `evaluate` enqueues the objective's call on them (values into
-  // external_values), then the decision and the accepted move. `loop`: see SwSettleApplyOp.
-  template <class Evaluate>
-  ReduceShape launch_external_sw_step(const device::PassContext& ctx, real_t* x, real_t* bias,
-                                      curandState* current, curandState* next, int blocks_cap,
-                                      double* slot_fitness, int slot, const Evaluate& evaluate,
-                                      cudaGraphConditionalHandle loop = 0) {
+  device::SwCandidatesOp external_sw_candidates(const real_t* x, const real_t* bias) {
+    return {sw_state.data(), x, bias, problem.lower, problem.upper, candidate.data(), pitch};
+  }
+  // A Solis-Wets application on a user objective starts with its first step's candidates
+  // (device::SwCandidatesOp) in the two rows of `candidate`, drawn from rng_in.
+  ReduceShape launch_external_sw_candidates(const real_t* x, const real_t* bias,
+                                            curandState* rng_in, curandState* rng_out,
+                                            int blocks_cap) {
     timeline.mark(Bucket::kSwMoves);
-    const device::SwCandidatesOp moves{sw_state.data(), x,   bias, problem.lower, problem.upper,
-                                       candidate.data(), pitch};
-    const ReduceShape shape = device::launch_reduce(ctx, moves, device::NoTerm{}, Spread::kOneRow,
-                                                    1, current, next, blocks_cap);
+    return device::launch_reduce(context(), external_sw_candidates(x, bias), device::NoTerm{},
+                                 Spread::kOneRow, 1, rng_in, rng_out, blocks_cap);
+  }
+  // Then a step is `evaluate`, which enqueues the objective's call on the candidates (values
+  // into external_values), and device::SwSettleStepOp: the decision, the accepted move and the
+  // next step's candidates, drawn from rng_in; rng_out holds the states this step's were drawn
+  // from. `loop`: see SwSettleStepOp.
+  template <class Evaluate>
+  void launch_external_sw_step(real_t* x, real_t* bias, curandState* rng_in,
+                               curandState* rng_out, int blocks_cap, double* slot_fitness,
+                               int slot, const Evaluate& evaluate,
+                               cudaGraphConditionalHandle loop = 0) {
     timeline.mark(Bucket::kFitness);
     evaluate();
     timeline.mark(Bucket::kSwMoves);
-    const device::SwSettleApplyOp settle{sw_state.data(),   x,      bias,
-                                         problem.lower,     problem.upper,
-                                         sw_params,         external_values.data(),
-                                         invalid.data(),    slot_fitness,
-                                         slot,              loop};
-    device::launch_reduce(ctx, settle, device::NoTerm{}, Spread::kOneRow, 1, current, current,
+    const device::SwSettleStepOp step{external_sw_candidates(x, bias),
+                                      x,
+                                      bias,
+                                      sw_params,
+                                      external_values.data(),
+                                      invalid.data(),
+                                      rng_out,
+                                      slot_fitness,
+                                      slot,
+                                      loop};
+    device::launch_reduce(context(), step, device::NoTerm{}, Spread::kOneRow, 1, rng_in, rng_out,
                           blocks_cap);
-    return shape;
   }
-  // The graph of a whole Solis-Wets application on a user objective given as a CUDA graph too:
-  // a while node whose body makes two steps (the RNG buffers alternate per step) of
-  // launch_external_sw_step, the objective's graph between its launches; the last step's
-  // decision ends the loop. The same kernels in the same order as CudaEngine::solis_wets
-  // launches per step, so the same bits; the host neither launches nor waits per step. Leaves
-  // sw_graph empty when the objective gives no graph.
+  // The graph of a whole Solis-Wets application on a user objective given as a CUDA graph too,
+  // after its first candidates (launch_external_sw_candidates): a while node whose body makes
+  // two steps (the RNG buffers alternate per step) of launch_external_sw_step, the objective's
+  // graph before each SwSettleStepOp; a step that leaves no evaluations ends the loop. The same
+  // kernels in the same order as CudaEngine::solis_wets launches per step, so the same bits;
+  // the host neither launches nor waits per step. Leaves sw_graph empty when the objective gives
+  // no graph.
   void build_sw_graph(int blocks_cap) {
     const BatchObjective& o = *problem.external;
     const cudaStream_t s = stream.get();
@@ -931,7 +962,6 @@ struct CudaEngine::Impl {
     sw_graph_fitness = DeviceBuffer<double>(1);
     real_t* const x = sw_rows.data();
     real_t* const bias_row = sw_rows.data() + pitch;
-    const device::PassContext ctx = context();
     cudaGraphNodeParams child{};
     child.type = cudaGraphNodeTypeGraph;
     child.graph.graph = objective;  // cloned into each node
@@ -950,9 +980,9 @@ struct CudaEngine::Impl {
     curandState* buffers[2] = {rng.data(), rng_alt.data()};
     capture_into(s, while_node.conditional.phGraph_out[0], [&] {
       for (int step = 0; step < 2; ++step)
-        sw_graph_shape = launch_external_sw_step(
-            ctx, x, bias_row, buffers[step], buffers[1 - step], blocks_cap,
-            sw_graph_fitness.data(), 0, [&] { add_captured_node(s, child); }, loop);
+        launch_external_sw_step(x, bias_row, buffers[1 - step], buffers[step], blocks_cap,
+                                sw_graph_fitness.data(), 0, [&] { add_captured_node(s, child); },
+                                loop);
     });
     sw_graph = CudaGraphExec(graph.get());
   }
@@ -1123,6 +1153,8 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       CHAINSAW_CUDA_TRY(cudaMemcpyAsync(work, x, row_bytes, cudaMemcpyDeviceToDevice, s));
       CHAINSAW_CUDA_TRY(
           cudaMemcpyAsync(work + m.pitch, bias, row_bytes, cudaMemcpyDeviceToDevice, s));
+      sw_shape = m.launch_external_sw_candidates(work, work + m.pitch, buffers[0], buffers[1],
+                                                 blocks_cap);
       m.sw_graph.launch(s);
       CHAINSAW_CUDA_TRY(cudaMemcpyAsync(x, work, row_bytes, cudaMemcpyDeviceToDevice, s));
       CHAINSAW_CUDA_TRY(
@@ -1131,10 +1163,11 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
                                         &m.sw_state.data()->f_current, sizeof(double),
                                         cudaMemcpyDeviceToDevice, s));
       read_state();
-      sw_shape = m.sw_graph_shape;
       left = 0;
     }
   }
+  if (external && left > 0)
+    sw_shape = m.launch_external_sw_candidates(x, bias, buffers[0], buffers[1], blocks_cap);
   while (left > 0) {
     // Each step spends one or two evaluations, so ceil(left / 2) steps never overrun the
     // budget and at least halve what is left: few host syncs per application.
@@ -1143,9 +1176,9 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
     for (std::int64_t k = 0; k < steps; ++k) {
       curandState* current = buffers[(h.rng_parity + k) & 1];
       curandState* next = buffers[(h.rng_parity + k + 1) & 1];
-      if (external) {
-        sw_shape = m.launch_external_sw_step(
-            ctx, x, bias, current, next, blocks_cap, m.fitness.data(), request.slot, [&] {
+      if (external) {  // the step's candidates were drawn from `current`: see above
+        m.launch_external_sw_step(
+            x, bias, next, current, blocks_cap, m.fitness.data(), request.slot, [&] {
               m.problem.external->device(candidate, m.pitch, 2, m.dim, m.external_values.data(), s);
             });
         continue;
