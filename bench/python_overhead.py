@@ -155,11 +155,14 @@ def machine():
                            if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
+    # CHAINSAW_COMMIT names the commit where the checkout's own history is not the tree's (a
+    # copy of a working tree on another machine).
+    info["commit"] = os.environ.get("CHAINSAW_COMMIT")
     try:
-        info["commit"] = subprocess.check_output(["git", "rev-parse", "--short", "HEAD"],
-                                                 text=True).strip()
+        info["commit"] = info["commit"] or subprocess.check_output(
+            ["git", "rev-parse", "--short", "HEAD"], text=True).strip()
     except (OSError, subprocess.CalledProcessError):
-        pass
+        del info["commit"]
     return info
 
 

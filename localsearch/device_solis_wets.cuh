@@ -130,11 +130,14 @@ struct SwDecideOp {
 
 // A lane's run of n genes of both candidates of a step: x' = clip(x + b + dif) and
 // x'' = clip(x - b - dif), b the stored bias at `scale`, dif = rho N(0, 1) drawn from rng.
+// Out: real_t to store them, double for a reduction (SwBothMovesOp: written in place, which
+// keeps its kernels' registers).
+template <class Out>
 __device__ __forceinline__ void sw_both_candidates_run(double step_rho, double scale,
                                                        const real_t* x, const real_t* bias, int n,
                                                        curandState& rng, double lower,
-                                                       double upper, real_t (&forward)[kVec],
-                                                       real_t (&backward)[kVec]) {
+                                                       double upper, Out (&forward)[kVec],
+                                                       Out (&backward)[kVec]) {
   real_t xs[kVec], bs[kVec];
   load_genes(x, n, xs);
   load_genes(bias, n, bs);
@@ -209,15 +212,7 @@ struct SwBothMovesOp {
   // rho and the bias scale given: the chain kernel holds them in registers.
   __device__ void produce_with(double step_rho, double scale, int, Dim j0, int n,
                                double (&v)[2][kVec], curandState& rng) const {
-    real_t forward[kVec], backward[kVec];
-    sw_both_candidates_run(step_rho, scale, x + j0, bias + j0, n, rng, lower, upper, forward,
-                           backward);
-    #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-      if (k < n) {
-      v[0][k] = forward[k];
-      v[1][k] = backward[k];
-    }
+    sw_both_candidates_run(step_rho, scale, x + j0, bias + j0, n, rng, lower, upper, v[0], v[1]);
   }
   // Settles the step in s from its two partials: the forward value counts as an evaluation,
   // the backward one only when the forward move failed and the application has one left. A

@@ -104,22 +104,23 @@ struct CrossoverOp {
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&v)[kVec], curandState& rng) const {
     real_t c[kVec];
-    make_child(row, j0, n, c, rng);
-    #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-      if (k < n) v[k] = c[k];
+    make_child(row, j0, n, c, rng, [&](int k, real_t gene) { v[k] = gene; });
   }
-  // Child `row`'s genes j0.. into its slot and c.
-  __device__ void make_child(int row, Dim j0, int n, real_t (&c)[kVec], curandState& rng) const {
+  // Child `row`'s genes j0.. into c and its slot; gene(k, c[k]) sees each one as it is made
+  // (inside the loop: the kernels keep their registers).
+  template <class Gene>
+  __device__ __forceinline__ void make_child(int row, Dim j0, int n, real_t (&c)[kVec],
+                                             curandState& rng, const Gene& gene) const {
     const ChildSpec spec = children[row];
     real_t a[kVec], b[kVec];
     load_genes(genes + static_cast<Dim>(spec.mother) * pitch + j0, n, a);
     load_genes(genes + static_cast<Dim>(spec.father) * pitch + j0, n, b);
     #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: c[] stays in registers
+    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) {
       c[k] = blx_alpha_gene(a[k], b[k], alpha, lower, upper, uniform01(rng));
       if (j0 + k == spec.mutated_gene) c[k] = bga_mutate_gene(c[k], spec.mutation_step, lower, upper);
+      gene(k, c[k]);
     }
     store_genes(genes + static_cast<Dim>(spec.slot) * pitch + j0, n, c);
   }
@@ -140,7 +141,7 @@ struct UserCrossoverOp {
   __device__ bool active() const { return true; }
   __device__ void produce(int row, Dim j0, int n, double (&)[kVec], curandState& rng) const {
     real_t c[kVec];
-    crossover.make_child(row, j0, n, c, rng);
+    crossover.make_child(row, j0, n, c, rng, [](int, real_t) {});
     if (copies != nullptr) store_genes(copies + static_cast<Dim>(row) * crossover.pitch + j0, n, c);
   }
   template <class Term>
