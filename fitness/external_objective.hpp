@@ -32,9 +32,9 @@ using DeviceGraph = CUgraph_st*;
 //    128-byte aligned there). Read only, valid during the call.
 //  - fitness: `rows` doubles to write, host memory (CPU) or device memory (GPU).
 //  - GPU: enqueue the work on `stream` (or make it wait for yours); no synchronisation is
-//    needed, the engine orders its next launches after it on that stream. The callback may be
-//    called with a stale or unused candidate (a Solis-Wets backward move that the device then
-//    skips): its value is discarded. Never call cudaDeviceSynchronize-dependent APIs that would
+//    needed, the engine orders its next launches after it on that stream. A Solis-Wets step
+//    is one call on its two candidates (forward, backward); the backward value is discarded
+//    when the forward move succeeded. Never call cudaDeviceSynchronize-dependent APIs that would
 //    deadlock on a blocked stream.
 //  - rows is between 1 and the population size (the initial population) or the crossover
 //    batch; calls come one at a time from the host loop's thread.
@@ -46,9 +46,9 @@ using DeviceBatchFn = std::function<void(const real_t* genes, Dim pitch, int row
                                          double* fitness, DeviceStream stream)>;
 // Optional, beside a DeviceBatchFn: the same evaluation of `rows` rows at `genes` into `fitness`
 // as a CUDA graph that reads and writes those fixed addresses whenever it is launched. The engine
-// asks once for its Solis-Wets candidate and embeds a copy of the graph in a graph of its own,
-// so that a whole Solis-Wets application is one launch: no host call per step, and no
-// evaluation of a backward move that is not made. The graph stays the objective's (valid while
+// asks once for its Solis-Wets candidates (two rows) and embeds copies of the graph in a graph
+// of its own, so that a whole Solis-Wets application is one launch: no host call per step.
+// The graph stays the objective's (valid while
 // it lives) and may contain kernels, memory copies and memsets only (CUDA's rule for the body of
 // a conditional node). The engine calls it outside any capture; the rows are ready once the
 // work enqueued on `stream` is. nullptr: no graph; the engine calls `device` per step instead.
