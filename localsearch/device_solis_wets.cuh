@@ -417,7 +417,8 @@ struct SwSettleStepOp {
     int phase = kSwIdle;
     const SwDeviceState s = settled(before, nullptr, phase);
     if (phase != kSwIdle) {  // a success: x and the bias move
-      if (!replaying) {
+      if (!replaying) {  // the thread's state in a one-row launch of whole rows (a user
+                         // objective's are never sliced: engine_factory.cpp)
         replay = step_states[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x];
         replaying = true;
       }

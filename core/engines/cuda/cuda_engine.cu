@@ -1140,8 +1140,9 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
     left = 0;
   }
   // A user objective that comes as a CUDA graph: the application is one graph launch on the
-  // work rows. Not profiled: the profile times the steps' launches apart.
-  if (external && m.problem.external->device_graph && !m.profile && m.sw_chain &&
+  // work rows. Not profiled: the profile times the steps' launches apart. Only with evaluations
+  // to make: the graph's loop ends at a step's decision.
+  if (external && left > 0 && m.problem.external->device_graph && !m.profile && m.sw_chain &&
       !ctx.sliced()) {
     if (!m.sw_graph_tried) {
       m.sw_graph_tried = true;
