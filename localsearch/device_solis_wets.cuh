@@ -382,9 +382,7 @@ struct SwCandidatesOp {
 struct SwSettleStepOp {
   static constexpr bool kUsesRng = true;
   __device__ bool stores_rng() const { return true; }
-  SwCandidatesOp next;  // its state, x, bias, domain and candidates
-  real_t* x;
-  real_t* bias;
+  SwCandidatesOp next;  // its state, x, bias (which this step moves), domain and candidates
   SolisWetsParams params;
   const double* values;
   unsigned long long* invalid;  // NaN and -inf values that count as evaluations
@@ -422,8 +420,8 @@ struct SwSettleStepOp {
         replay = step_states[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x];
         replaying = true;
       }
-      sw_apply_run(phase, before.rho, before.bias_scale, x + j0, bias + j0, n, replay,
-                   next.lower, next.upper);
+      sw_apply_run(phase, before.rho, before.bias_scale, const_cast<real_t*>(next.x) + j0,
+                   const_cast<real_t*>(next.bias) + j0, n, replay, next.lower, next.upper);
     }
     if (s.evaluations < s.budget) next.write_candidates(s.rho, s.bias_scale, j0, n, rng);
   }

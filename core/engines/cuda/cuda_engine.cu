@@ -572,7 +572,7 @@ struct CudaEngine::Impl {
   bool sw_graph_tried = false;
   CudaGraphExec sw_graph;
   DeviceBuffer<real_t> sw_rows;
-  // Where the graph's apply steps write their slot's fitness; the slot's own is set after it.
+  // Where the graph's steps write their slot's fitness; the slot's own is set after it.
   DeviceBuffer<double> sw_graph_fitness;
 
   Impl(const Config& config, const Problem& p, Communicator* ranks,
@@ -930,8 +930,6 @@ struct CudaEngine::Impl {
     evaluate();
     timeline.mark(Bucket::kSwMoves);
     const device::SwSettleStepOp step{external_sw_candidates(x, bias),
-                                      x,
-                                      bias,
                                       sw_params,
                                       external_values.data(),
                                       invalid.data(),
