@@ -342,6 +342,33 @@ __device__ __forceinline__ void for_lane_runs(Dim first_tile, Dim end_tile, Dim 
   }
 }
 
+// Operations whose launches are short and hold few genes per thread say kStagesRng: the block's
+// XORWOW states pass through shared memory, read and written as whole contiguous lines, where a
+// thread's own 48-byte state would take a partial sector per field.
+template <class Op, class = void>
+struct PreparesBlock : std::false_type {};  // Op::prepare_block: see the kernel
+template <class Op>
+struct PreparesBlock<Op, std::void_t<decltype(&Op::prepare_block)>> : std::true_type {};
+template <class Op, class = void>
+struct StagesRng : std::false_type {};
+template <class Op>
+struct StagesRng<Op, std::void_t<decltype(Op::kStagesRng)>> : std::bool_constant<Op::kStagesRng> {};
+static_assert(sizeof(curandState) % sizeof(uint4) == 0, "states copy as 16-byte words");
+// A block's array of staged states: array `kArray` of operation Op's kernels (only kernels that
+// stage states declare one).
+template <class Op, int kArray = 0>
+__device__ curandState* staged_states() {
+  __shared__ curandState states[kThreads];
+  return states;
+}
+// Copies a block's kThreads states, contiguous at `from`, to `to`.
+__device__ inline void copy_block_states(const curandState* from, curandState* to) {
+  constexpr int kWords = kThreads * static_cast<int>(sizeof(curandState) / sizeof(uint4));
+  const uint4* src = reinterpret_cast<const uint4*>(from);
+  uint4* dst = reinterpret_cast<uint4*>(to);
+  for (int i = threadIdx.x; i < kWords; i += kThreads) dst[i] = src[i];
+}
+
 template <class Term, class Op, int kLayout = kWholeRows>
 __global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
@@ -375,7 +402,18 @@ __global__ void __launch_bounds__(kThreads)
                     (static_cast<std::size_t>(row) * shape.blocks_x + block) * kThreads + threadIdx.x
               : (static_cast<std::size_t>(row) * gridDim.x + blockIdx.x) * kThreads + threadIdx.x;
   curandState rng;
-  if (Op::kUsesRng) rng = rng_in[thread_id];
+  constexpr bool kStaged = Op::kUsesRng && StagesRng<Op>::value;
+  curandState* staged_rng = nullptr;
+  if constexpr (kStaged) {
+    staged_rng = staged_states<Op>();  // a block's states are contiguous in every layout
+    copy_block_states(rng_in + (thread_id - threadIdx.x), staged_rng);
+    __syncthreads();
+    rng = staged_rng[threadIdx.x];
+  } else if (Op::kUsesRng) {
+    rng = rng_in[thread_id];
+  }
+  // Every thread of the block, after the previous grid: the block's first state
+  if constexpr (PreparesBlock<Op>::value) row_op.prepare_block(thread_id - threadIdx.x);
 
   const Dim tiles = (mem_end - mem_first + kWarpTile - 1) / kWarpTile;
   const Dim first_tile = (static_cast<Dim>(block) * kWarps + warp) * shape.tiles_per_warp;
@@ -384,8 +422,30 @@ __global__ void __launch_bounds__(kThreads)
 
   Partial warp_partial = reduce_warp_tiles(row_op, term, row, first_tile, end_tile, mem_first,
                                            mem_end, gene_base, rng);
-  if (Op::kUsesRng && op.stores_rng()) rng_out[thread_id] = rng;
+  if constexpr (kStaged) {
+    if (op.stores_rng()) {
+      __syncthreads();  // every thread is done with its runs and its state
+      staged_rng[threadIdx.x] = rng;
+      __syncthreads();
+      copy_block_states(staged_rng, rng_out + (thread_id - threadIdx.x));
+    }
+  } else if (Op::kUsesRng && op.stores_rng()) {
+    rng_out[thread_id] = rng;
+  }
 
+  if constexpr (std::is_same_v<Term, NoTerm>) {  // element-wise: no partials, only the last
+                                                 // block's hook, once the others are done
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      __threadfence();
+      if (atomicAdd(&tickets[row], 1u) == gridDim.x - 1) {
+        __threadfence();
+        tickets[row] = 0;  // ready for the next launch
+        op.finish(row, term, Partial{});
+      }
+    }
+    return;
+  }
   __shared__ Partial warp_results[kWarps];
   __shared__ Partial scratch[kWarps];
   __shared__ bool is_last;

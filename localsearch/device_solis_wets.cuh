@@ -348,6 +348,7 @@ struct SwApplyOp {
 // sets the phase kSwCandidatesMade.
 struct SwCandidatesOp {
   static constexpr bool kUsesRng = true;
+  static constexpr bool kStagesRng = true;  // as SwSettleStepOp's, which draw the same dif
   __device__ bool stores_rng() const { return true; }
   SwDeviceState* state;
   const real_t* x;
@@ -381,6 +382,7 @@ struct SwCandidatesOp {
 // In a graph, `loop` (non-zero) is the while node's condition: candidates made.
 struct SwSettleStepOp {
   static constexpr bool kUsesRng = true;
+  static constexpr bool kStagesRng = true;  // a short launch of few genes per thread
   __device__ bool stores_rng() const { return true; }
   SwCandidatesOp next;  // its state, x, bias (which this step moves), domain and candidates
   SolisWetsParams params;
@@ -390,10 +392,9 @@ struct SwSettleStepOp {
   double* slot_fitness;
   int slot;
   cudaGraphConditionalHandle loop = 0;
-  // The thread's replay of the step's draws over its runs (the kernel gives every thread its own
-  // copy of the operation).
-  mutable curandState replay;
-  mutable bool replaying = false;
+  // After a success: the block's states of step_states in shared memory, each thread's advanced
+  // over its runs (prepare_block).
+  curandState* replay = nullptr;
 
   __device__ bool active() const { return next.state->phase == kSwCandidatesMade; }
   // The state after the step, adapted; step_phase: how the step ended (kSwIdle: no success).
@@ -410,18 +411,25 @@ struct SwSettleStepOp {
     if (s.phase != kSwIdle) sw_adapt_after_apply(s, params);
     return s;
   }
+  // Every thread of the block, before its runs: after a success, the block's states that the
+  // step drew from are staged, read as whole lines (the kernel stages rng alike).
+  __device__ void prepare_block(std::size_t first_state) {
+    int phase = kSwIdle;
+    settled(*next.state, nullptr, phase);
+    if (phase == kSwIdle) return;  // the same decision in every thread
+    replay = staged_states<SwSettleStepOp, 1>();
+    copy_block_states(step_states + first_state, replay);
+    __syncthreads();
+  }
   __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState& rng) const {
     const SwDeviceState before = *next.state;
     int phase = kSwIdle;
     const SwDeviceState s = settled(before, nullptr, phase);
     if (phase != kSwIdle) {  // a success: x and the bias move
-      if (!replaying) {  // the thread's state in a one-row launch of whole rows (a user
-                         // objective's are never sliced: engine_factory.cpp)
-        replay = step_states[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x];
-        replaying = true;
-      }
+      curandState r = replay[threadIdx.x];
       sw_apply_run(phase, before.rho, before.bias_scale, const_cast<real_t*>(next.x) + j0,
-                   const_cast<real_t*>(next.bias) + j0, n, replay, next.lower, next.upper);
+                   const_cast<real_t*>(next.bias) + j0, n, r, next.lower, next.upper);
+      replay[threadIdx.x] = r;  // the thread's next run draws on
     }
     if (s.evaluations < s.budget) next.write_candidates(s.rho, s.bias_scale, j0, n, rng);
   }
