@@ -342,13 +342,15 @@ __device__ __forceinline__ void for_lane_runs(Dim first_tile, Dim end_tile, Dim 
   }
 }
 
+// Op::prepare_block(first_state) runs in every thread of a block, after the previous grid and
+// before the block's runs; first_state indexes the block's first XORWOW state.
+template <class Op, class = void>
+struct PreparesBlock : std::false_type {};
+template <class Op>
+struct PreparesBlock<Op, std::void_t<decltype(&Op::prepare_block)>> : std::true_type {};
 // Operations whose launches are short and hold few genes per thread say kStagesRng: the block's
 // XORWOW states pass through shared memory, read and written as whole contiguous lines, where a
 // thread's own 48-byte state would take a partial sector per field.
-template <class Op, class = void>
-struct PreparesBlock : std::false_type {};  // Op::prepare_block: see the kernel
-template <class Op>
-struct PreparesBlock<Op, std::void_t<decltype(&Op::prepare_block)>> : std::true_type {};
 template <class Op, class = void>
 struct StagesRng : std::false_type {};
 template <class Op>
@@ -412,7 +414,6 @@ __global__ void __launch_bounds__(kThreads)
   } else if (Op::kUsesRng) {
     rng = rng_in[thread_id];
   }
-  // Every thread of the block, after the previous grid: the block's first state
   if constexpr (PreparesBlock<Op>::value) row_op.prepare_block(thread_id - threadIdx.x);
 
   const Dim tiles = (mem_end - mem_first + kWarpTile - 1) / kWarpTile;
