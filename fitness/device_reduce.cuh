@@ -348,6 +348,15 @@ template <class Op, class = void>
 struct PreparesBlock : std::false_type {};
 template <class Op>
 struct PreparesBlock<Op, std::void_t<decltype(&Op::prepare_block)>> : std::true_type {};
+// Operations whose rows read the same vectors (NAM's distance pairs) say kInterleavesRows: the
+// grid holds every row's block of a gene range next to each other, so the blocks that read a
+// range of the same vector run in the same wave and share its lines in L2. Only the order in
+// which blocks start changes: each row is reduced in the same tree, to the same bits.
+template <class Op, class = void>
+struct InterleavesRows : std::false_type {};
+template <class Op>
+struct InterleavesRows<Op, std::void_t<decltype(Op::kInterleavesRows)>>
+    : std::bool_constant<Op::kInterleavesRows> {};
 // Operations whose launches are short and hold few genes per thread say kStagesRng: the block's
 // XORWOW states pass through shared memory, read and written as whole contiguous lines, where a
 // thread's own 48-byte state would take a partial sector per field.
@@ -377,19 +386,25 @@ __global__ void __launch_bounds__(kThreads)
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {
   using Partial = typename Term::Partial;
+  // The grid: y = row, x = the row's blocks; or, where the operation interleaves its rows and
+  // the launch asks for it, x = block * rows + row and y = 1 (launch_reduce).
+  constexpr bool kInterleaved = InterleavesRows<Op>::value && kLayout == kWholeRows;
+  const unsigned row_blocks = kInterleaved ? static_cast<unsigned>(shape.blocks_x) : gridDim.x;
+  const unsigned x_rows = kInterleaved ? gridDim.x / row_blocks : 1;  // rows interleaved in x
+  const int row = static_cast<int>(blockIdx.y + (kInterleaved ? blockIdx.x % x_rows : 0));
+  const unsigned row_block = kInterleaved ? blockIdx.x / x_rows : blockIdx.x;
   Op row_op = op;  // the operation; with its row's inputs, where it prepares them early
-  if constexpr (PreparesRow<Op>::value) row_op.prepare_row(static_cast<int>(blockIdx.y));
+  if constexpr (PreparesRow<Op>::value) row_op.prepare_row(row);
   await_previous_grid_and_release_next();
   if (!op.active()) return;
 
-  const int row = blockIdx.y;
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x & 31;
   constexpr bool kSliced = kLayout != kWholeRows;
   constexpr bool kSeveral = kLayout == kSeveralSlices;
   // The grid holds the blocks of its slices one after the other.
-  const int local_slice = kSeveral ? static_cast<int>(blockIdx.x) / shape.blocks_x : 0;
-  const int block = static_cast<int>(blockIdx.x) - local_slice * shape.blocks_x;
+  const int local_slice = kSeveral ? static_cast<int>(row_block) / shape.blocks_x : 0;
+  const int block = static_cast<int>(row_block) - local_slice * shape.blocks_x;
   // The slice's genes sit at [mem_first, mem_end) of the engine's rows; the problem's gene j
   // at j - gene_base (a sharded rank holds one slice, a single engine all from gene 0).
   const Dim slice_first =
@@ -402,7 +417,7 @@ __global__ void __launch_bounds__(kThreads)
   const std::size_t thread_id =
       kSeveral ? local_slice * shape.rng_stride +
                     (static_cast<std::size_t>(row) * shape.blocks_x + block) * kThreads + threadIdx.x
-              : (static_cast<std::size_t>(row) * gridDim.x + blockIdx.x) * kThreads + threadIdx.x;
+              : (static_cast<std::size_t>(row) * row_blocks + row_block) * kThreads + threadIdx.x;
   curandState rng;
   constexpr bool kStaged = Op::kUsesRng && StagesRng<Op>::value;
   curandState* staged_rng = nullptr;
@@ -439,7 +454,7 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
     if (threadIdx.x == 0) {
       __threadfence();
-      if (atomicAdd(&tickets[row], 1u) == gridDim.x - 1) {
+      if (atomicAdd(&tickets[row], 1u) == row_blocks - 1) {
         __threadfence();
         tickets[row] = 0;  // ready for the next launch
         op.finish(row, term, Partial{});
@@ -454,24 +469,24 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
   Partial block_partial =
       block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
-  Partial* row_partials = block_partials + static_cast<std::size_t>(row) * gridDim.x;
+  Partial* row_partials = block_partials + static_cast<std::size_t>(row) * row_blocks;
   if constexpr (kSliced) {
     if (shape.deferred) {  // the rows are finished once every rank's partials are here
-      if (threadIdx.x == 0) row_partials[blockIdx.x] = block_partial;
+      if (threadIdx.x == 0) row_partials[row_block] = block_partial;
       return;
     }
   }
   if (threadIdx.x == 0) {
-    row_partials[blockIdx.x] = block_partial;
+    row_partials[row_block] = block_partial;
     __threadfence();  // publish the partial before taking a ticket
-    is_last = atomicAdd(&tickets[row], 1u) == gridDim.x - 1;
+    is_last = atomicAdd(&tickets[row], 1u) == row_blocks - 1;
   }
   __syncthreads();
   if (!is_last) return;
   __threadfence();  // see every other block's partial
   __syncthreads();
   const Partial total = block_reduce_ordered(ContiguousItems<Partial>{row_partials},
-                                             static_cast<int>(gridDim.x), scratch);
+                                             static_cast<int>(row_blocks), scratch);
   if (threadIdx.x == 0) {
     tickets[row] = 0;  // ready for the next launch
     op.finish(row, term, total);

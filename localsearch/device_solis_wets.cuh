@@ -463,22 +463,33 @@ struct L2Items {
   __device__ Partial operator()(int i) const { return load_from_l2(items + i); }
 };
 
+// The chain kernel's combination of every block's step partial, in order (valid in thread 0).
+// Out of line: inlined, it took Rastrigin's chain kernel from 128 to 146 registers, one block
+// per SM instead of two, and the kernel no longer held the one-row grid at 10^6-D.
+template <class Partial>
+__device__ __noinline__ Partial reduce_step_partials(const Partial* partials, Partial* scratch) {
+  return block_reduce_ordered(L2Items<Partial>{partials}, static_cast<int>(gridDim.x), scratch);
+}
+
 // A whole Solis-Wets application in one launch (the chain kernel): each step is SwBothMovesOp's
-// pass; the last block to finish it combines the block partials in order and settles the step;
-// a grid-wide barrier; then every thread applies an accepted move to its own genes, drawing dif
-// again from its state at the step's start. No host launch, copy or decision per step.
+// pass; every block publishes its partial, a grid-wide barrier, then every block combines all
+// the partials in order and settles the step for itself (the same decision everywhere: no block
+// waits on another's reduction, and no state goes through memory); every thread then applies an
+// accepted move to its own genes, drawing dif again from its state at the step's start. No host
+// launch, copy or decision per step.
 //
 // The grid must be co-resident (a cooperative launch). Genes map to threads, XORWOW states to
 // genes, and partials to trees exactly as in produce_reduce_kernel's one-row launch of the same
 // shape: the steps take the same decisions, to the bit, as SwBothMovesOp and SwApplyOp launched
 // per step. *op.state holds the application's state before and after; every thread keeps its
-// own copy in between, as every thread takes the same decisions. A grid of one block needs no
-// barrier beyond the block's.
+// own copy in between. The partials alternate between two halves of block_partials (2 x grid
+// pairs), so a block's next step never overwrites a partial that a slower block still reads.
+// A grid of one block needs no barrier beyond the block's.
 template <class Term>
 __global__ void __launch_bounds__(kThreads)
     sw_chain_kernel(SwBothMovesOp op, Term term, ReduceShape shape, curandState* rng_states,
-                    PairPartial<typename Term::Partial>* block_partials, unsigned* ticket,
-                    double* slot_fitness, int slot) {
+                    PairPartial<typename Term::Partial>* block_partials, double* slot_fitness,
+                    int slot) {
   using Pair = PairTerm<Term>;
   using Partial = typename Pair::Partial;
   const Pair pair{term};
@@ -496,8 +507,8 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ Partial warp_results[kWarps];
   __shared__ Partial scratch[kWarps];
   __shared__ SwDeviceState settled;
-  __shared__ bool is_last;
   SwDeviceState s = load_from_l2(op.state);
+  int half = 0;  // which half of block_partials this step's partials go to
   while (s.evaluations < s.budget) {
     const curandState step_start = rng;
     struct StepOp {  // SwBothMovesOp with the step's rho and bias scale from registers
@@ -512,36 +523,19 @@ __global__ void __launch_bounds__(kThreads)
                                                    first_tile, end_tile, 0, shape.dim, 0, rng);
     if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
     __syncthreads();
-    const Partial block_partial =
+    Partial total =
         block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
-    // One block settles its own partial (thread 0 holds it): no trip through memory, no fence.
-    if (threadIdx.x == 0 && !one_block) {
-      block_partials[blockIdx.x] = block_partial;
-      __threadfence();  // publish the partial before taking a ticket
-      is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    }
-    if (!one_block) __syncthreads();
-    if (one_block || is_last) {
-      Partial total = block_partial;
-      if (!one_block) {
-        __threadfence();  // see every other block's partial
-        total = block_reduce_ordered(L2Items<Partial>{block_partials},
-                                     static_cast<int>(gridDim.x), scratch);
-      }
-      if (threadIdx.x == 0) {
-        SwDeviceState next = s;
-        op.settle(next, pair, total);
-        settled = next;
-        if (!one_block) {
-          *ticket = 0;
-          *op.state = next;
-          __threadfence();
-        }
-      }
-    }
     if (!one_block) {
-      cooperative_groups::this_grid().sync();
-      if (threadIdx.x == 0 && !is_last) settled = load_from_l2(op.state);
+      Partial* const step_partials = block_partials + half * gridDim.x;
+      if (threadIdx.x == 0) step_partials[blockIdx.x] = total;
+      cooperative_groups::this_grid().sync();  // every partial is published
+      total = reduce_step_partials(step_partials, scratch);
+      half ^= 1;
+    }
+    if (threadIdx.x == 0) {
+      SwDeviceState next = s;
+      op.settle(next, pair, total);
+      settled = next;
     }
     __syncthreads();
     SwDeviceState next = settled;
@@ -562,7 +556,8 @@ __global__ void __launch_bounds__(kThreads)
     s.bias_scale = 1.0;
   }
   rng_states[thread_id] = rng;
-  // Every block has read the last step's state before it is overwritten with the final one.
+  // Every block has read the application's state (an application with no step left reads it
+  // only at the start) before block 0 overwrites it with the final one.
   if (!one_block) cooperative_groups::this_grid().sync();
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     s.rng_parity = 0;  // the states went back where they came from

@@ -197,8 +197,11 @@ struct EarlySlotEvaluateOp {
 };
 
 // Euclidean distance between slots from[row] and to[row] (NAM), all pairs of a batch at once.
+// A batch's pairs read each mother three times and most members more than once: interleaved
+// rows read them from L2.
 struct DistanceOp {
   static constexpr bool kUsesRng = false;
+  static constexpr bool kInterleavesRows = true;
   __device__ bool stores_rng() const { return false; }
   const real_t* genes;
   Dim pitch;

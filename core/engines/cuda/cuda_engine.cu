@@ -62,10 +62,11 @@ struct LaunchPlan {
                        static_cast<long long>(p.rng_rows) * p.batched.blocks_x,
                        static_cast<long long>(p.single.blocks_x))) *
                    kThreads;
-    // A Solis-Wets step's one row holds two partials (SwBothMovesOp): twice a single row's.
+    // A Solis-Wets step's one row holds two partials (SwBothMovesOp), and the chain kernel
+    // alternates two sets of them: four times a single row's.
     p.partial_slots = static_cast<std::size_t>(std::max(
         static_cast<long long>(p.max_rows) * p.batched.blocks_x,
-        2 * static_cast<long long>(p.single.blocks_x)));
+        4 * static_cast<long long>(p.single.blocks_x)));
     return p;
   }
 };

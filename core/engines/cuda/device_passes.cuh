@@ -122,6 +122,17 @@ inline bool sw_chain_wanted() {
   return wanted;
 }
 
+// The rows of a launch whose operation interleaves them (kInterleavesRows: NAM's distance pairs)
+// start gene range by gene range unless CHAINSAW_INTERLEAVE=0 in the environment asks for row
+// after row: the same bits either way, to measure what the shared L2 lines save.
+inline bool rows_interleaved_wanted() {
+  static const bool wanted = [] {
+    const char* env = std::getenv("CHAINSAW_INTERLEAVE");
+    return env == nullptr || std::string(env) != "0";
+  }();
+  return wanted;
+}
+
 // A NAM batch of a plain run is one CUDA graph unless CHAINSAW_BATCH_GRAPHS=off in the
 // environment asks for its copies and kernels one by one: to measure what the graph saves.
 inline bool batch_graphs_wanted() {
@@ -189,7 +200,10 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
   // the rows alike. Element-wise passes (NoTerm) reduce nothing and finish on their own.
   using Partial = typename Term::Partial;
   s.deferred = c.collective != nullptr && !std::is_same_v<Term, NoTerm>;
-  const dim3 grid(static_cast<unsigned>(s.blocks_x * c.slices), static_cast<unsigned>(rows));
+  const bool interleaved = InterleavesRows<Op>::value && !c.sliced() && rows_interleaved_wanted();
+  const dim3 grid = interleaved ? dim3(static_cast<unsigned>(s.blocks_x * rows))
+                                : dim3(static_cast<unsigned>(s.blocks_x * c.slices),
+                                       static_cast<unsigned>(rows));
   const auto kernel = reduce_kernel<Term, Op>(c);
   cudaLaunchAttribute attrs[2]{};
   unsigned attr_count = 0;
@@ -336,8 +350,8 @@ class FusedPassesFor final : public FusedPasses {
     config.numAttrs = s.blocks_x > 1 ? 1 : 0;  // one block needs no grid barrier
     using Partial = typename PairTerm<Term>::Partial;
     CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, sw_chain_kernel<Term>, op, term_, s, c.rng,
-                                         static_cast<Partial*>(c.partials), c.tickets,
-                                         c.slot_fitness, slot));
+                                         static_cast<Partial*>(c.partials), c.slot_fitness,
+                                         slot));
     CHAINSAW_CUDA_CHECK_LAUNCH();
     return true;
   }
