@@ -463,14 +463,6 @@ struct L2Items {
   __device__ Partial operator()(int i) const { return load_from_l2(items + i); }
 };
 
-// The chain kernel's combination of every block's step partial, in order (valid in thread 0).
-// Out of line: inlined, it took Rastrigin's chain kernel from 128 to 146 registers, one block
-// per SM instead of two, and the kernel no longer held the one-row grid at 10^6-D.
-template <class Partial>
-__device__ __noinline__ Partial reduce_step_partials(const Partial* partials, Partial* scratch) {
-  return block_reduce_ordered(L2Items<Partial>{partials}, static_cast<int>(gridDim.x), scratch);
-}
-
 // A whole Solis-Wets application in one launch (the chain kernel): each step is SwBothMovesOp's
 // pass; every block publishes its partial, a grid-wide barrier, then every block combines all
 // the partials in order and settles the step for itself (the same decision everywhere: no block
@@ -506,10 +498,15 @@ __global__ void __launch_bounds__(kThreads)
 
   __shared__ Partial warp_results[kWarps];
   __shared__ Partial scratch[kWarps];
-  __shared__ SwDeviceState settled;
-  SwDeviceState s = load_from_l2(op.state);
+  // The application's state, one copy per block: thread 0 settles each step in it, and the
+  // other threads read the fields they need (a per-thread copy held 18 more registers).
+  __shared__ SwDeviceState state;
+  __shared__ int step_phase;  // how the last step ended
+  if (threadIdx.x == 0) state = load_from_l2(op.state);
+  __syncthreads();
   int half = 0;  // which half of block_partials this step's partials go to
-  while (s.evaluations < s.budget) {
+  while (state.evaluations < state.budget) {
+    const double rho = state.rho, scale = state.bias_scale;  // the step's
     const curandState step_start = rng;
     struct StepOp {  // SwBothMovesOp with the step's rho and bias scale from registers
       const SwBothMovesOp& moves;
@@ -519,47 +516,48 @@ __global__ void __launch_bounds__(kThreads)
         moves.produce_with(rho, scale, row, j0, n, v, r);
       }
     };
-    const Partial warp_partial = reduce_warp_tiles(StepOp{op, s.rho, s.bias_scale}, pair, 0,
-                                                   first_tile, end_tile, 0, shape.dim, 0, rng);
+    const Partial warp_partial = reduce_warp_tiles(StepOp{op, rho, scale}, pair, 0, first_tile,
+                                                   end_tile, 0, shape.dim, 0, rng);
     if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
-    __syncthreads();
+    __syncthreads();  // also: every thread has read the step's state
     Partial total =
         block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
     if (!one_block) {
       Partial* const step_partials = block_partials + half * gridDim.x;
       if (threadIdx.x == 0) step_partials[blockIdx.x] = total;
       cooperative_groups::this_grid().sync();  // every partial is published
-      total = reduce_step_partials(step_partials, scratch);
+      // Read from L2: this SM's L1 may hold the same addresses from two steps ago.
+      total = block_reduce_ordered(L2Items<Partial>{step_partials}, static_cast<int>(gridDim.x),
+                                   scratch);
       half ^= 1;
     }
     if (threadIdx.x == 0) {
-      SwDeviceState next = s;
+      SwDeviceState next = state;
       op.settle(next, pair, total);
-      settled = next;
+      step_phase = next.phase;
+      if (next.phase != kSwIdle) sw_adapt_after_apply(next, op.params);  // the move follows
+      state = next;
     }
     __syncthreads();
-    SwDeviceState next = settled;
-    __syncthreads();  // settled is rewritten only after every thread has read it
-    if (next.phase == kSwForwardSuccess || next.phase == kSwBackwardSuccess) {
+    const int phase = step_phase;
+    if (phase == kSwForwardSuccess || phase == kSwBackwardSuccess) {
       curandState replay = step_start;
       for_lane_runs(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
-        sw_apply_run(next.phase, s.rho, s.bias_scale, x + j0, bias + j0, n, replay, op.lower,
-                     op.upper);
+        sw_apply_run(phase, rho, scale, x + j0, bias + j0, n, replay, op.lower, op.upper);
       });
-      sw_adapt_after_apply(next, op.params);
     }
-    s = next;
   }
-  if (s.bias_scale != 1.0) {
+  const double final_scale = state.bias_scale;
+  if (final_scale != 1.0)
     for_lane_runs(first_tile, end_tile, shape.dim,
-                  [&](Dim j0, int n) { sw_scale_bias_run(s.bias_scale, bias + j0, n); });
-    s.bias_scale = 1.0;
-  }
+                  [&](Dim j0, int n) { sw_scale_bias_run(final_scale, bias + j0, n); });
   rng_states[thread_id] = rng;
   // Every block has read the application's state (an application with no step left reads it
   // only at the start) before block 0 overwrites it with the final one.
   if (!one_block) cooperative_groups::this_grid().sync();
   if (blockIdx.x == 0 && threadIdx.x == 0) {
+    SwDeviceState s = state;
+    s.bias_scale = 1.0;
     s.rng_parity = 0;  // the states went back where they came from
     s.phase = kSwIdle;
     *op.state = s;
