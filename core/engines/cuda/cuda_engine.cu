@@ -514,6 +514,7 @@ struct CudaEngine::Impl {
   DeviceBuffer<unsigned char> gathered;
   int last_ls_syncs = 0;
   bool sw_chain = device::sw_chain_wanted();
+  bool interleave_rows = device::rows_interleaved_wanted();
   double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
   PhaseTimeline timeline;         // --profile
   KernelProfile* profile = nullptr;  // --profile: the essential bytes of the passes too
@@ -747,6 +748,7 @@ struct CudaEngine::Impl {
     c.partials = partials.data();
     c.tickets = tickets.data();
     c.sw_state = sw_state.data();
+    c.interleave_rows = interleave_rows;
     c.invalid = problem.is_external() ? invalid.data() : nullptr;
     c.shift_window = stored_o_window.window();
     return c;
@@ -1374,6 +1376,7 @@ void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
 
 int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }
 void CudaEngine::set_solis_wets_chain(bool chain) { impl_->sw_chain = chain; }
+void CudaEngine::set_interleaved_rows(bool interleave) { impl_->interleave_rows = interleave; }
 
 std::int64_t CudaEngine::invalid_evaluations() {
   Impl& m = *impl_;

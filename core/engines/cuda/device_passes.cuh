@@ -59,6 +59,9 @@ struct PassContext {
   void* partials = nullptr;        // block partials: max_rows x blocks of the largest partial
   unsigned* tickets = nullptr;     // per row, zero between launches
   SwDeviceState* sw_state = nullptr;
+  // Launches whose operation interleaves its rows (kInterleavesRows) start them gene range by
+  // gene range; false: row after row (the same bits).
+  bool interleave_rows = true;
   unsigned long long* invalid = nullptr;  // user objectives: NaN and -inf values are counted
   // The evaluation pass's o in a persisting L2 window (core/engines/cuda/cuda_engine.cu); num_bytes 0: none.
   cudaAccessPolicyWindow shift_window{};
@@ -124,7 +127,8 @@ inline bool sw_chain_wanted() {
 
 // The rows of a launch whose operation interleaves them (kInterleavesRows: NAM's distance pairs)
 // start gene range by gene range unless CHAINSAW_INTERLEAVE=0 in the environment asks for row
-// after row: the same bits either way, to measure what the shared L2 lines save.
+// after row (PassContext::interleave_rows): the same bits either way, to measure what the
+// shared L2 lines save.
 inline bool rows_interleaved_wanted() {
   static const bool wanted = [] {
     const char* env = std::getenv("CHAINSAW_INTERLEAVE");
@@ -200,7 +204,7 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
   // the rows alike. Element-wise passes (NoTerm) reduce nothing and finish on their own.
   using Partial = typename Term::Partial;
   s.deferred = c.collective != nullptr && !std::is_same_v<Term, NoTerm>;
-  const bool interleaved = InterleavesRows<Op>::value && !c.sliced() && rows_interleaved_wanted();
+  const bool interleaved = InterleavesRows<Op>::value && !c.sliced() && c.interleave_rows;
   const dim3 grid = interleaved ? dim3(static_cast<unsigned>(s.blocks_x * rows))
                                 : dim3(static_cast<unsigned>(s.blocks_x * c.slices),
                                        static_cast<unsigned>(rows));
