@@ -473,9 +473,10 @@ struct L2Items {
 // The grid must be co-resident (a cooperative launch). Genes map to threads, XORWOW states to
 // genes, and partials to trees exactly as in produce_reduce_kernel's one-row launch of the same
 // shape: the steps take the same decisions, to the bit, as SwBothMovesOp and SwApplyOp launched
-// per step. *op.state holds the application's state before and after; every thread keeps its
-// own copy in between. The partials alternate between two halves of block_partials (2 x grid
-// pairs), so a block's next step never overwrites a partial that a slower block still reads.
+// per step. *op.state holds the application's state before and after; each block keeps one
+// copy in shared memory in between. The partials alternate between two halves of
+// block_partials (2 x grid pairs), so a block's next step never overwrites a partial that a
+// slower block still reads.
 // A grid of one block needs no barrier beyond the block's.
 template <class Term>
 __global__ void __launch_bounds__(kThreads)
