@@ -90,8 +90,8 @@ inline void normal_block(std::uint64_t key, std::uint64_t block, double* out) {
     const double u1 = (u32_as_double(draw >> 32) + 1.0) * 0x1p-32;
     const double u2 = u32_as_double(draw & 0xffffffffULL) * 0x1p-32;
     const double radius = std::sqrt(-2.0 * log_polynomial(u1));
-    out[t] = radius * detail::cos_two_pi_polynomial(u2);
-    out[kPairs + t] = radius * detail::cos_two_pi_polynomial(u2 - 0.25);  // sin(2 pi u2), exact shift
+    out[t] = radius * detail::cos_two_pi(u2);
+    out[kPairs + t] = radius * detail::cos_two_pi(u2 - 0.25);  // sin(2 pi u2), exact shift
   }
 }
 

@@ -41,28 +41,22 @@ CHAINSAW_HD double cos_taylor_half_pi(double x) {
   return c;
 }
 
-// cos(2 pi z). On the GPU, cospi(2z) skips cos's argument reduction by 2/pi (2z is exact), which
-// halved the compute-bound Rastrigin kernel. The host uses a branch-free polynomial instead of
-// the library's cos, which no compiler vectorises: the reduction r = z - rint(z) is exact, the
+// cos(2 pi z) on both backends, branch-free: the reduction r = z - rint(z) is exact, the
 // quarter-period fold b = 1/2 - |r| is exact (Sterbenz), and cos(2 pi b), 2 pi b in [0, pi/2],
 // is cos_taylor_half_pi. The result is within 3e-16 of cos(2 pi z) (absolute;
 // tests/test_host_rng.cpp holds it to a long-double reference), far inside the 1e-6 agreement
-// the backends are held to, and the same bits with any vector width.
-CHAINSAW_HD double cos_two_pi_polynomial(double z) {
+// the backends are held to, and the same bits with any vector width on the host (the GPU
+// contracts the polynomial into fused multiply-adds). The host has no vectorised library cos;
+// on the GPU, cospi(2z) took twice the instructions (its quadrant through two conversions at a
+// quarter of the float64 rate, a table of coefficients read from memory, and two branches that
+// diverge on random z), which Rastrigin's and Ackley's passes pay per gene and candidate.
+CHAINSAW_HD double cos_two_pi(double z) {
   // Beyond 2^51, z is an integer or half-integer far outside every domain here.
   const double r = z - rint_by_shifter(z);  // in [-1/2, 1/2]
   const double a = r < 0.0 ? -r : r;
   const bool fold = a > 0.25;  // cos(2 pi a) = -cos(2 pi (1/2 - a))
   const double c = cos_taylor_half_pi(kTwoPi * (fold ? 0.5 - a : a));
   return fold ? -c : c;
-}
-
-CHAINSAW_HD double cos_two_pi(double z) {
-#if defined(__CUDA_ARCH__)
-  return cospi(2.0 * z);
-#else
-  return cos_two_pi_polynomial(z);
-#endif
 }
 
 // pi in three parts (Cody and Waite) for cos_polynomial's reduction: the first two have at most

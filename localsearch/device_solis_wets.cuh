@@ -128,6 +128,24 @@ struct SwDecideOp {
   }
 };
 
+// A lane's run of n stored bias values times `scale`, a power of two <= 1 (bias_scale), each
+// rounded to real_t as static_cast<real_t>(scale * b) rounds it. Where real_t holds the scale
+// exactly the product is taken in real_t: it is exact, or (below real_t's normal range) rounded
+// once, as the double product rounded to real_t is, so the bits are the same without the two
+// float64 conversions per gene of the double form (a quarter-rate unit on the GPU).
+__device__ __forceinline__ void scale_genes(double scale, int n, real_t (&bs)[kVec]) {
+  const real_t scale_in_genes = static_cast<real_t>(scale);
+  if (static_cast<double>(scale_in_genes) == scale) {
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)  // unrolled: the array stays in registers
+      if (k < n) bs[k] *= scale_in_genes;
+  } else {  // a scale below real_t's range: 150 failures in a row for float genes
+    #pragma unroll
+    for (int k = 0; k < kVec; ++k)
+      if (k < n) bs[k] = static_cast<real_t>(scale * bs[k]);
+  }
+}
+
 // A lane's run of n genes of both candidates of a step: x' = clip(x + b + dif) and
 // x'' = clip(x - b - dif), b the stored bias at `scale`, dif = rho N(0, 1) drawn from rng.
 // Out: real_t to store them, double for a reduction (SwBothMovesOp: written in place, which
@@ -141,14 +159,16 @@ __device__ __forceinline__ void sw_both_candidates_run(double step_rho, double s
   real_t xs[kVec], bs[kVec];
   load_genes(x, n, xs);
   load_genes(bias, n, bs);
+  scale_genes(scale, n, bs);
+  real_t normals[kVec];
+  normal01_run(rng, n, normals);
   const real_t rho = static_cast<real_t>(step_rho);
   #pragma unroll
   for (int k = 0; k < kVec; ++k)  // unrolled: the arrays stay in registers
     if (k < n) {
-    const real_t b = static_cast<real_t>(scale * bs[k]);
-    const real_t dif = rho * normal01(rng);
-    forward[k] = sw_forward_gene(xs[k], b, dif, lower, upper);
-    backward[k] = sw_backward_gene(xs[k], b, dif, lower, upper);
+    const real_t dif = rho * normals[k];
+    forward[k] = sw_forward_gene(xs[k], bs[k], dif, lower, upper);
+    backward[k] = sw_backward_gene(xs[k], bs[k], dif, lower, upper);
   }
 }
 
@@ -237,9 +257,7 @@ struct SwBothMovesOp {
 __device__ inline void sw_scale_bias_run(double scale, real_t* bias, int n) {
   real_t bs[kVec];
   load_genes(bias, n, bs);
-  #pragma unroll
-  for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-    if (k < n) bs[k] = static_cast<real_t>(scale * bs[k]);
+  scale_genes(scale, n, bs);
   store_genes(bias, n, bs);
 }
 
@@ -268,20 +286,17 @@ __device__ inline void sw_apply_run(int phase, double step_rho, double scale, re
   if (phase == kSwNoDecision) return;
   real_t xs[kVec], bs[kVec], dif[kVec];
   load_genes(bias, n, bs);
-  if (scale != 1.0) {  // below 1 only after SwBothMovesOp's failures
-    #pragma unroll
-    for (int k = 0; k < kVec; ++k)
-      if (k < n) bs[k] = static_cast<real_t>(scale * bs[k]);
-  }
+  if (scale != 1.0) scale_genes(scale, n, bs);  // below 1 only after SwBothMovesOp's failures
   if (phase == kSwFailure) {
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) bs[k] = sw_bias_after_failure(bs[k]);
   } else {
     const real_t rho = static_cast<real_t>(step_rho);
+    normal01_run(rng, n, dif);  // the step's normals, drawn again
     #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // the forward move's normals, drawn again
-      if (k < n) dif[k] = rho * normal01(rng);
+    for (int k = 0; k < kVec; ++k)
+      if (k < n) dif[k] *= rho;
     load_genes(x, n, xs);
     const bool fwd = phase == kSwForwardSuccess;
     #pragma unroll
