@@ -584,7 +584,7 @@ TEST(CudaEngineMemory, APopulationThatDoesNotFitIsRefusedWithItsSizes) {
 
 std::string name_of(int n) { return "cec2010-f" + std::to_string(n); }
 
-// Both backends sum in double in different trees, with the device's pow/exp/cospi: they agree
+// Both backends sum in double in different trees, with the device's pow/exp/cos: they agree
 // to far better than the 1e-6 the functions are held to against the reference.
 void expect_same_value(double gpu, double host, const std::string& what) {
   EXPECT_TRUE(close_to_host(gpu, host, 1e-9)) << what;
