@@ -357,14 +357,6 @@ struct InterleavesRows : std::false_type {};
 template <class Op>
 struct InterleavesRows<Op, std::void_t<decltype(Op::kInterleavesRows)>>
     : std::bool_constant<Op::kInterleavesRows> {};
-// Operations that need more resident blocks than the compiler's choice of registers leaves say
-// kMinBlocksPerSm (__launch_bounds__'s second argument); 0, the default, leaves the choice to
-// the compiler, as __launch_bounds__(kThreads) alone does, to the same code.
-template <class Op, class = void>
-struct MinBlocksPerSm : std::integral_constant<int, 0> {};
-template <class Op>
-struct MinBlocksPerSm<Op, std::void_t<decltype(Op::kMinBlocksPerSm)>>
-    : std::integral_constant<int, Op::kMinBlocksPerSm> {};
 // Operations whose launches are short and hold few genes per thread say kStagesRng: the block's
 // XORWOW states pass through shared memory, read and written as whole contiguous lines, where a
 // thread's own 48-byte state would take a partial sector per field.
@@ -389,7 +381,7 @@ __device__ inline void copy_block_states(const curandState* from, curandState* t
 }
 
 template <class Term, class Op, int kLayout = kWholeRows>
-__global__ void __launch_bounds__(kThreads, MinBlocksPerSm<Op>::value)
+__global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
                           curandState* rng_out, typename Term::Partial* block_partials,
                           unsigned* tickets) {

@@ -59,17 +59,6 @@ CHAINSAW_HD double cos_two_pi(double z) {
   return fold ? -c : c;
 }
 
-// Rastrigin's term z^2 - 10 cos(2 pi z) + 10. On the GPU its one fused multiply-add is written
-// out: left to itself, ptxas fuses either product into the subtraction as the kernel's schedule
-// has it, and two kernels (a user's objective and the built-in) differed in the last bit.
-CHAINSAW_HD double rastrigin_term(double z) {
-#if defined(__CUDA_ARCH__)
-  return fma(z, z, -10.0 * cos_two_pi(z)) + 10.0;
-#else
-  return z * z - 10.0 * cos_two_pi(z) + 10.0;  // unfused: the host's bits at any vector width
-#endif
-}
-
 // pi in three parts (Cody and Waite) for cos_polynomial's reduction: the first two have at most
 // 32 significant bits, so k * part is exact for |k| < 2^21, and the third is the rest rounded.
 inline constexpr double kPiPart1 = 0x1.921fb544p+1;
@@ -136,7 +125,7 @@ struct Rastrigin {
   using Index = Dim;
   using Partial = SumPartial;
   CHAINSAW_HD static void accumulate(Partial& p, double z, Index /*i*/) {
-    p.sum += detail::rastrigin_term(z);
+    p.sum += z * z - 10.0 * detail::cos_two_pi(z) + 10.0;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim /*dim*/) { return p.sum; }
 };

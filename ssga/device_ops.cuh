@@ -129,9 +129,6 @@ struct InitializeOp {
 // their evaluation: the child is never read back.
 struct CrossoverOp {
   static constexpr bool kUsesRng = true;
-  // Three blocks per SM: with its own choice of registers (94 for Rastrigin) the compiler left
-  // two, 16 warps per SM for a pass bound by the latency of its loads and float64 arithmetic.
-  static constexpr int kMinBlocksPerSm = 3;
   __device__ bool stores_rng() const { return true; }
   real_t* genes;
   Dim pitch;

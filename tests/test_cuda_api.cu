@@ -48,12 +48,18 @@ double gpu_fitness(CudaEngine& engine, const std::vector<real_t>& x) {
 }
 
 // The user objective runs in the engine's fused passes, instantiated here: the built-in's
-// kernels, shapes and reduction trees, so the same value bit for bit. The built-in's evaluation
-// pass reads o from memory in a kernel of its own (core/engines/cuda/device_passes.cuh), in its own launch
-// shape: for Rastrigin and Schwefel 1.2 that is the hashing kernel's (the same blocks per SM),
-// so their values agree to the bit here too.
+// kernels, shapes and reduction trees, so the same value bit for bit wherever the built-in's
+// evaluation pass has the same launch shape. That pass reads o from memory in a kernel of its own
+// (core/engines/cuda/device_passes.cuh), shaped by that kernel's blocks per SM. At 1,000 genes
+// every row is one block, so the values agree to the bit. At 1,000,003 genes:
+// - Schwefel 1.2's stored-o kernel holds as many blocks per SM as the hashing kernel, so the
+//   values still agree to the bit;
+// - Rastrigin's holds fewer on the H100 (54 registers against 48), so it cuts the row into other
+//   blocks, and the same terms agree only to the rounding of another tree
+//   (`large_dim_same_shape` false).
 template <class Obj>
-void expect_same_as_builtin(const char* function, const Obj& user, double lo, double hi) {
+void expect_same_as_builtin(const char* function, const Obj& user, double lo, double hi,
+                            bool large_dim_same_shape) {
   for (const Dim dim : {Dim{1000}, Dim{1000003}}) {
     const Problem builtin = Problem::make(function, dim, 3);
     const Problem external =
@@ -64,22 +70,27 @@ void expect_same_as_builtin(const char* function, const Obj& user, double lo, do
     for (int k = 0; k < 3; ++k) {
       const std::vector<real_t> x = uniform_point(dim, lo, hi, gen);
       const double fa = gpu_fitness(a, x), fb = gpu_fitness(b, x);
-      EXPECT_EQ(fb, fa) << function << " D=" << dim;
+      if (dim == 1000 || large_dim_same_shape) {
+        EXPECT_EQ(fb, fa) << function << " D=" << dim;
+      } else {
+        EXPECT_NEAR(fb, fa, 1e-13 * std::fabs(fa)) << function << " D=" << dim;
+      }
       const double host = detail::evaluate_row_host(user, x.data(), dim);  // the CPU's value
       EXPECT_NEAR(fb, host, 1e-12 * std::fabs(host)) << function << " D=" << dim;
     }
   }
 }
 
-TEST(CudaApi, UserRastriginEvaluatesLikeTheBuiltinBitForBit) {
+TEST(CudaApi, UserRastriginEvaluatesLikeTheBuiltin) {
   REQUIRE_GPU();
-  expect_same_as_builtin("rastrigin", UserRastrigin{benchmark_shift(-5.12, 5.12, 3)}, -5.12, 5.12);
+  expect_same_as_builtin("rastrigin", UserRastrigin{benchmark_shift(-5.12, 5.12, 3)}, -5.12, 5.12,
+                         false);
 }
 
 TEST(CudaApi, UserSchwefel12EvaluatesLikeTheBuiltinBitForBit) {
   REQUIRE_GPU();
   expect_same_as_builtin("schwefel12", UserSchwefel12{benchmark_shift(-100.0, 100.0, 3)}, -100.0,
-                         100.0);
+                         100.0, true);
 }
 
 // Whole runs: initial population, crossover batches, Solis-Wets chains, every decision. 100,003
