@@ -10,6 +10,7 @@
 #include <sstream>
 #include <utility>
 
+#include "core/engines/cuda/builtin_passes.hpp"
 #include "core/engines/cuda/device_buffer.hpp"
 #include "core/distributed/device_collective.hpp"
 #include "core/engines/cuda/device_passes.cuh"
@@ -686,13 +687,8 @@ struct CudaEngine::Impl {
       passes = problem.external->device_passes;
     } else {
       visit_function(problem.function, [&](auto fn) {
-        using Fn = decltype(fn);
-        using Passes =
-            device::FusedPassesFor<device::FitnessTerm<Fn>, device::StoredShiftTerm<Fn>>;
-        const device::FitnessTerm<Fn> term{problem.shift};
-        passes = stored_o.size() > 0
-                     ? std::make_shared<Passes>(term, device::StoredShiftTerm<Fn>{stored_o.data()})
-                     : std::make_shared<Passes>(term);
+        passes = device::make_builtin_passes<decltype(fn)>(
+            problem.shift, stored_o.size() > 0 ? stored_o.data() : nullptr);
       });
     }
     CHAINSAW_CUDA_TRY(cudaMemsetAsync(tickets.data(), 0, tickets.bytes(), s));
