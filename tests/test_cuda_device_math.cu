@@ -12,6 +12,7 @@
 #include "core/engines/cuda/device_buffer.hpp"
 #include "fitness/functions.hpp"
 #include "gpu_test_support.hpp"
+#include "test_support.hpp"
 #include "localsearch/device_solis_wets.cuh"
 
 namespace chainsaw::test {
@@ -135,10 +136,7 @@ __global__ void cos_two_pi_kernel(const double* z, int n, double* out) {
 // The host's bound (tests/test_host_rng.cpp) holds for the GPU's contracted polynomial too.
 TEST(CudaDeviceMath, CosTwoPiIsWithin4e16OfLongDoubleCos) {
   REQUIRE_GPU();
-  std::mt19937_64 gen(11);
-  std::uniform_real_distribution<double> near(-12.0, 12.0), far(-1.0e6, 1.0e6);
-  std::vector<double> z(200000);
-  for (std::size_t i = 0; i < z.size(); ++i) z[i] = i % 2 ? near(gen) : far(gen);
+  std::vector<double> z = cos_two_pi_test_points();
   z[0] = 0.0;
   z[1] = 0.5;
   z[2] = -3.0;
@@ -150,13 +148,9 @@ TEST(CudaDeviceMath, CosTwoPiIsWithin4e16OfLongDoubleCos) {
   CHAINSAW_CUDA_CHECK_LAUNCH();
   std::vector<double> out(z.size());
   CHAINSAW_CUDA_TRY(cudaMemcpy(out.data(), out_d.data(), out_d.bytes(), cudaMemcpyDeviceToHost));
-  const long double two_pi = 6.283185307179586476925286766559005768L;
   double worst = 0.0;
-  for (std::size_t i = 0; i < z.size(); ++i) {
-    const long double r =
-        static_cast<long double>(z[i]) - std::nearbyint(static_cast<long double>(z[i]));
-    worst = std::max(worst, static_cast<double>(std::fabs(out[i] - std::cos(two_pi * r))));
-  }
+  for (std::size_t i = 0; i < z.size(); ++i)
+    worst = std::max(worst, static_cast<double>(std::fabs(out[i] - cos_two_pi_reference(z[i]))));
   EXPECT_LT(worst, 4e-16);
   EXPECT_EQ(out[0], 1.0);
   EXPECT_EQ(out[1], -1.0);

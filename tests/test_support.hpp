@@ -61,6 +61,23 @@ inline double uniform(std::mt19937_64& gen, double lo, double hi) {
   return lo + (hi - lo) * uniform01(gen);
 }
 
+// The points at which both backends' cos(2 pi z) are held to cos_two_pi_reference: alternately
+// near the domains (|z| < 12) and far out (|z| < 10^6).
+inline std::vector<double> cos_two_pi_test_points() {
+  std::mt19937_64 gen(11);
+  std::uniform_real_distribution<double> near(-12.0, 12.0), far(-1.0e6, 1.0e6);
+  std::vector<double> z(200000);
+  for (std::size_t n = 0; n < z.size(); ++n) z[n] = n % 2 ? near(gen) : far(gen);
+  return z;
+}
+// cos(2 pi z) in long double. The reference reduces exactly too: 2 pi z itself is not exact for
+// large z.
+inline long double cos_two_pi_reference(double z) {
+  const long double two_pi = 6.283185307179586476925286766559005768L;
+  const long double r = static_cast<long double>(z) - std::nearbyint(static_cast<long double>(z));
+  return std::cos(two_pi * r);
+}
+
 // A configuration for engine-level tests: the defaults of algorithm.md with a small population.
 inline Config small_config(const std::string& function, Dim dim, std::uint64_t seed = 1,
                            int population_size = 6, int batch = 4) {
