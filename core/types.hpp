@@ -38,4 +38,22 @@ CHAINSAW_HD T clamp_to(T v, T lo, T hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
+// a * b rounded on its own, never fused with an addition that follows. The GPU compiler fuses a
+// product and a sum into one multiply-add where it sees both, and two kernels that inline the
+// same gene formula differently would then make different genes of the same move (the chain
+// kernel against a launch per step; the candidate evaluated against the move applied). The
+// per-gene formulas of the genes' precision multiply through this, so that every kernel rounds
+// as the host does (built with -ffp-contract=off).
+template <class T>
+CHAINSAW_HD T mul_rn(T a, T b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == sizeof(float))
+    return __fmul_rn(a, b);
+  else
+    return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
 }  // namespace chainsaw

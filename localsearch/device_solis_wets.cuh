@@ -93,7 +93,7 @@ struct SwMoveOp {
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) {
-      const real_t dif = rho * normal01(rng);
+      const real_t dif = mul_rn(rho, normal01(rng));
       c[k] = forward ? sw_forward_gene(xs[k], bs[k], dif, lower, upper)
                      : sw_backward_gene(xs[k], bs[k], dif, lower, upper);
       v[k] = c[k];
@@ -138,7 +138,7 @@ __device__ __forceinline__ void scale_genes(double scale, int n, real_t (&bs)[kV
   if (static_cast<double>(scale_in_genes) == scale) {
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: the array stays in registers
-      if (k < n) bs[k] *= scale_in_genes;
+      if (k < n) bs[k] = mul_rn(bs[k], scale_in_genes);
   } else {  // a scale below real_t's range: 150 failures in a row for float genes
     #pragma unroll
     for (int k = 0; k < kVec; ++k)
@@ -166,7 +166,7 @@ __device__ __forceinline__ void sw_both_candidates_run(double step_rho, double s
   #pragma unroll
   for (int k = 0; k < kVec; ++k)  // unrolled: the arrays stay in registers
     if (k < n) {
-    const real_t dif = rho * normals[k];
+    const real_t dif = mul_rn(rho, normals[k]);
     forward[k] = sw_forward_gene(xs[k], bs[k], dif, lower, upper);
     backward[k] = sw_backward_gene(xs[k], bs[k], dif, lower, upper);
   }
@@ -296,7 +296,7 @@ __device__ inline void sw_apply_run(int phase, double step_rho, double scale, re
     normal01_run(rng, n, dif);  // the step's normals, drawn again
     #pragma unroll
     for (int k = 0; k < kVec; ++k)
-      if (k < n) dif[k] *= rho;
+      if (k < n) dif[k] = mul_rn(dif[k], rho);
     load_genes(x, n, xs);
     const bool fwd = phase == kSwForwardSuccess;
     #pragma unroll
