@@ -518,16 +518,12 @@ __global__ void __launch_bounds__(kThreads)
   // other threads read the fields they need (a per-thread copy held 18 more registers).
   __shared__ SwDeviceState state;
   __shared__ int step_phase;  // how the last step ended
-  // Each thread's XORWOW state at the step's start, for the apply of a success: kept here, not
-  // in registers across the step's pass, which is bound by the latency of its dependent
-  // instructions and schedules them better with the registers free.
-  __shared__ curandState step_starts[kThreads];
   if (threadIdx.x == 0) state = load_from_l2(op.state);
   __syncthreads();
   int half = 0;  // which half of block_partials this step's partials go to
   while (state.evaluations < state.budget) {
     const double rho = state.rho, scale = state.bias_scale;  // the step's
-    step_starts[threadIdx.x] = rng;
+    const curandState step_start = rng;
     struct StepOp {  // SwBothMovesOp with the step's rho and bias scale from registers
       const SwBothMovesOp& moves;
       double rho, scale;
@@ -561,7 +557,7 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
     const int phase = step_phase;
     if (phase == kSwForwardSuccess || phase == kSwBackwardSuccess) {
-      curandState replay = step_starts[threadIdx.x];
+      curandState replay = step_start;
       for_lane_runs(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
         sw_apply_run(phase, rho, scale, x + j0, bias + j0, n, replay, op.lower, op.upper);
       });
