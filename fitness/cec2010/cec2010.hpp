@@ -109,7 +109,7 @@ CHAINSAW_HD void cec_group_term(GroupSums& a, int i, double w, const GroupWeight
   if constexpr (Base == CecBase::kElliptic) {
     a.sum += weights.w[i] * w * w;
   } else if constexpr (Base == CecBase::kRastrigin) {
-    a.sum += w * w - 10.0 * cos_two_pi(w) + 10.0;
+    a.sum += rastrigin_term(w);
   } else {
     a.sum += w * w;
     a.cos_sum += cos_two_pi(w);
@@ -210,7 +210,7 @@ struct CecFunction {
     if constexpr (RestBase == CecBase::kElliptic)
       p.sum += detail::elliptic_weight(r, v.rest_rate) * z * z;
     else if constexpr (RestBase == CecBase::kRastrigin)
-      p.sum += z * z - 10.0 * detail::cos_two_pi(z) + 10.0;
+      p.sum += detail::rastrigin_term(z);
     else if constexpr (RestBase == CecBase::kAckley) {
       p.square_sum += z * z;
       p.cos_sum += detail::cos_two_pi(z);
