@@ -7,10 +7,11 @@
 //   backward : only if asked: x'' = clip(x - bias - dif), evaluated; decides success/failure
 //   apply    : moves x and updates bias as decided, then adapts rho and the counters
 //
-// dif is never stored: every launch of a step restores the same per-thread XORWOW states and
-// draws the same normals. `forward` stores the advanced states into the other of two buffers
-// (the host alternates them per step; the device counts the flips in rng_parity), so `apply`
-// needs no normals after a failure. A candidate is never stored either: `apply` recomputes the
+// Launched per step, dif is never stored: every launch of a step restores the same per-thread
+// XORWOW states and draws the same normals (the chain kernel below keeps its dif in one row).
+// `forward` stores the advanced states into the other of two buffers (the host alternates them
+// per step; the device counts the flips in rng_parity), so `apply` needs no normals after a
+// failure. A candidate is never stored either: `apply` recomputes the
 // accepted move from x, bias and dif (clipping is deterministic), so a step moves 2 vectors per
 // evaluation plus the update instead of 4-5.
 #pragma once
@@ -149,26 +150,32 @@ __device__ __forceinline__ void scale_genes(double scale, int n, real_t (&bs)[kV
 // A lane's run of n genes of both candidates of a step: x' = clip(x + b + dif) and
 // x'' = clip(x - b - dif), b the stored bias at `scale`, dif = rho N(0, 1) drawn from rng.
 // Out: real_t to store them, double for a reduction (SwBothMovesOp: written in place, which
-// keeps its kernels' registers).
+// keeps its kernels' registers). dif_out, where given, receives the run's dif (the chain kernel
+// applies a success from it instead of drawing the normals again).
 template <class Out>
 __device__ __forceinline__ void sw_both_candidates_run(double step_rho, double scale,
                                                        const real_t* x, const real_t* bias, int n,
                                                        curandState& rng, double lower,
                                                        double upper, Out (&forward)[kVec],
-                                                       Out (&backward)[kVec]) {
+                                                       Out (&backward)[kVec],
+                                                       real_t* dif_out = nullptr) {
   real_t xs[kVec], bs[kVec];
   load_genes(x, n, xs);
   load_genes(bias, n, bs);
   scale_genes(scale, n, bs);
-  real_t normals[kVec];
-  normal01_run(rng, n, normals);
+  real_t dif[kVec];
+  normal01_run(rng, n, dif);
   const real_t rho = static_cast<real_t>(step_rho);
   #pragma unroll
   for (int k = 0; k < kVec; ++k)  // unrolled: the arrays stay in registers
+    if (k < n) dif[k] = mul_rn(rho, dif[k]);
+  // Stored before the candidates are made: dif takes the normals' registers, no more.
+  if (dif_out != nullptr) store_genes(dif_out, n, dif);
+  #pragma unroll
+  for (int k = 0; k < kVec; ++k)
     if (k < n) {
-    const real_t dif = mul_rn(rho, normals[k]);
-    forward[k] = sw_forward_gene(xs[k], bs[k], dif, lower, upper);
-    backward[k] = sw_backward_gene(xs[k], bs[k], dif, lower, upper);
+    forward[k] = sw_forward_gene(xs[k], bs[k], dif[k], lower, upper);
+    backward[k] = sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
   }
 }
 
@@ -277,6 +284,26 @@ struct SwScaleBiasOp {
   }
 };
 
+// A lane's run of n genes after a successful step (phase), with the bias bs at scale 1 and the
+// step's dif: x moves and the bias updates, both written.
+__device__ __forceinline__ void sw_success_run(int phase, real_t* x, real_t* bias,
+                                               real_t (&bs)[kVec], const real_t (&dif)[kVec],
+                                               int n, double lower, double upper) {
+  real_t xs[kVec];
+  load_genes(x, n, xs);
+  const bool fwd = phase == kSwForwardSuccess;
+  #pragma unroll
+  for (int k = 0; k < kVec; ++k)  // unrolled: the arrays stay in registers
+    if (k < n) {
+    xs[k] = fwd ? sw_forward_gene(xs[k], bs[k], dif[k], lower, upper)
+                : sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
+    bs[k] = fwd ? sw_bias_after_forward_success(bs[k], dif[k])
+                : sw_bias_after_backward_success(bs[k], dif[k]);
+  }
+  store_genes(x, n, xs);
+  store_genes(bias, n, bs);
+}
+
 // A lane's run of n genes after a step decided `phase` with rho and bias scale as they were
 // in the step: a success moves x and updates the bias with the step's dif, drawn again from the
 // state the step started with (rng); a failure halves the bias. The bias is written at scale 1.
@@ -284,32 +311,22 @@ __device__ inline void sw_apply_run(int phase, double step_rho, double scale, re
                                     real_t* bias, int n, curandState& rng, double lower,
                                     double upper) {
   if (phase == kSwNoDecision) return;
-  real_t xs[kVec], bs[kVec], dif[kVec];
+  real_t bs[kVec], dif[kVec];
   load_genes(bias, n, bs);
   if (scale != 1.0) scale_genes(scale, n, bs);  // below 1 only after SwBothMovesOp's failures
   if (phase == kSwFailure) {
     #pragma unroll
     for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
       if (k < n) bs[k] = sw_bias_after_failure(bs[k]);
-  } else {
-    const real_t rho = static_cast<real_t>(step_rho);
-    normal01_run(rng, n, dif);  // the step's normals, drawn again
-    #pragma unroll
-    for (int k = 0; k < kVec; ++k)
-      if (k < n) dif[k] = mul_rn(dif[k], rho);
-    load_genes(x, n, xs);
-    const bool fwd = phase == kSwForwardSuccess;
-    #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
-      if (k < n) {
-      xs[k] = fwd ? sw_forward_gene(xs[k], bs[k], dif[k], lower, upper)
-                  : sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
-      bs[k] = fwd ? sw_bias_after_forward_success(bs[k], dif[k])
-                  : sw_bias_after_backward_success(bs[k], dif[k]);
-    }
-    store_genes(x, n, xs);
+    store_genes(bias, n, bs);
+    return;
   }
-  store_genes(bias, n, bs);
+  const real_t rho = static_cast<real_t>(step_rho);
+  normal01_run(rng, n, dif);  // the step's normals, drawn again
+  #pragma unroll
+  for (int k = 0; k < kVec; ++k)
+    if (k < n) dif[k] = mul_rn(dif[k], rho);
+  sw_success_run(phase, x, bias, bs, dif, n, lower, upper);
 }
 
 // The scalar part after the step's move was applied: rho and the counters adapt to its outcome,
@@ -482,8 +499,11 @@ struct L2Items {
 // pass; every block publishes its partial, a grid-wide barrier, then every block combines all
 // the partials in order and settles the step for itself (the same decision everywhere: no block
 // waits on another's reduction, and no state goes through memory); every thread then applies an
-// accepted move to its own genes, drawing dif again from its state at the step's start. No host
-// launch, copy or decision per step.
+// accepted move to its own genes: kKeepsDif, with the dif it stored in step_dif (one row) as
+// it made the candidates; otherwise drawing dif again from its state at the step's start. No
+// host launch, copy or decision per step. The stored dif pays where the row stays in L2 beside
+// x and the bias, and costs where it pushes them out (docs/performance.md); two variants, for a
+// branch between the two applies took 145-188 registers, which halved the co-resident grid.
 //
 // The grid must be co-resident (a cooperative launch). Genes map to threads, XORWOW states to
 // genes, and partials to trees exactly as in produce_reduce_kernel's one-row launch of the same
@@ -493,11 +513,11 @@ struct L2Items {
 // block_partials (2 x grid pairs), so a block's next step never overwrites a partial that a
 // slower block still reads.
 // A grid of one block needs no barrier beyond the block's.
-template <class Term>
+template <class Term, bool kKeepsDif>
 __global__ void __launch_bounds__(kThreads)
     sw_chain_kernel(SwBothMovesOp op, Term term, ReduceShape shape, curandState* rng_states,
-                    PairPartial<typename Term::Partial>* block_partials, double* slot_fitness,
-                    int slot) {
+                    PairPartial<typename Term::Partial>* block_partials, real_t* step_dif,
+                    double* slot_fitness, int slot) {
   using Pair = PairTerm<Term>;
   using Partial = typename Pair::Partial;
   const Pair pair{term};
@@ -527,13 +547,15 @@ __global__ void __launch_bounds__(kThreads)
     struct StepOp {  // SwBothMovesOp with the step's rho and bias scale from registers
       const SwBothMovesOp& moves;
       double rho, scale;
+      real_t* dif;
       using Values = SwBothMovesOp::Values;
-      __device__ void produce(int row, Dim j0, int n, Values& v, curandState& r) const {
-        moves.produce_with(rho, scale, row, j0, n, v, r);
+      __device__ void produce(int, Dim j0, int n, Values& v, curandState& r) const {
+        sw_both_candidates_run(rho, scale, moves.x + j0, moves.bias + j0, n, r, moves.lower,
+                               moves.upper, v[0], v[1], kKeepsDif ? dif + j0 : nullptr);
       }
     };
-    const Partial warp_partial = reduce_warp_tiles(StepOp{op, rho, scale}, pair, 0, first_tile,
-                                                   end_tile, 0, shape.dim, 0, rng);
+    const Partial warp_partial = reduce_warp_tiles(StepOp{op, rho, scale, step_dif}, pair, 0,
+                                                   first_tile, end_tile, 0, shape.dim, 0, rng);
     if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
     __syncthreads();  // also: every thread has read the step's state
     Partial total =
@@ -557,9 +579,17 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
     const int phase = step_phase;
     if (phase == kSwForwardSuccess || phase == kSwBackwardSuccess) {
-      curandState replay = step_start;
+      curandState replay = step_start;  // unused where kKeepsDif
       for_lane_runs(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
-        sw_apply_run(phase, rho, scale, x + j0, bias + j0, n, replay, op.lower, op.upper);
+        if constexpr (kKeepsDif) {  // the thread's own dif of the step (the same runs)
+          real_t bs[kVec], dif[kVec];
+          load_genes(bias + j0, n, bs);
+          load_genes(step_dif + j0, n, dif);
+          if (scale != 1.0) scale_genes(scale, n, bs);
+          sw_success_run(phase, x + j0, bias + j0, bs, dif, n, op.lower, op.upper);
+        } else {
+          sw_apply_run(phase, rho, scale, x + j0, bias + j0, n, replay, op.lower, op.upper);
+        }
       });
     }
   }

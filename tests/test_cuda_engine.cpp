@@ -486,49 +486,55 @@ TEST(CudaSolisWets, ApplicationSpendsExactlyItsEvaluationsWithFewHostSyncs) {
 // The chain kernel (a whole application in one cooperative launch) takes the decisions of the
 // launch per step to the bit: the same genes, bias, fitness, chain state and XORWOW states after
 // a sequence of applications, for a sum, a sum-and-product and an ordered (prefix) partial, in
-// one block and in many (sizes whose one-row shape both launch forms share).
+// one block and in many (sizes whose one-row shape both launch forms share), with the step's
+// dif kept for the apply of a success (these sizes' default) and drawn again (larger sizes').
 TEST(CudaSolisWets, ChainKernelEqualsALaunchPerStepBitForBit) {
   REQUIRE_GPU();
   for (const char* function : {"rastrigin", "griewank", "schwefel12"}) {
     for (const Dim dim : {Dim{1000}, Dim{100003}}) {
-      SCOPED_TRACE(std::string(function) + " D=" + std::to_string(dim));
-      const Problem problem = Problem::make(function, dim, 6);
-      const Config config = small_config(function, dim);
-      CudaEngine chain(config, problem), steps(config, problem);
-      steps.set_solis_wets_chain(false);
-      const auto x0 = random_genes(problem, 5);
-      chain.write_genes(2, x0.data());
-      steps.write_genes(2, x0.data());
-      LocalSearchRequest req;
-      req.slot = 2;
-      req.fitness = chain.fitness(2);
-      req.state.rho = 0.05;
-      for (const std::int64_t evals : {37, 500, 1, 2, 120}) {
-        req.evaluations = evals;
-        const LocalSearchResult a = chain.solis_wets(req);
-        EXPECT_EQ(chain.last_ls_host_syncs(), 1);
-        const LocalSearchResult b = steps.solis_wets(req);
-        ASSERT_EQ(a.fitness, b.fitness) << evals;
-        EXPECT_LE(a.fitness, req.fitness);
-        EXPECT_EQ(a.evaluations, evals);
-        EXPECT_EQ(a.state.rho, b.state.rho);
-        EXPECT_EQ(a.state.successes, b.state.successes);
-        EXPECT_EQ(a.state.failures, b.state.failures);
-        EXPECT_EQ(chain.fitness(2), a.fitness);
-        req.fitness = a.fitness;
-        req.state = a.state;
-        req.continue_chain = true;
+      for (const bool keeps_dif : {true, false}) {
+        SCOPED_TRACE(std::string(function) + " D=" + std::to_string(dim) +
+                     (keeps_dif ? " dif kept" : " dif drawn again"));
+        const Problem problem = Problem::make(function, dim, 6);
+        const Config config = small_config(function, dim);
+        CudaEngine chain(config, problem), steps(config, problem);
+        chain.set_solis_wets_chain_keeps_dif(keeps_dif);
+        steps.set_solis_wets_chain(false);
+        const auto x0 = random_genes(problem, 5);
+        chain.write_genes(2, x0.data());
+        steps.write_genes(2, x0.data());
+        LocalSearchRequest req;
+        req.slot = 2;
+        req.fitness = chain.fitness(2);
+        req.state.rho = 0.05;
+        for (const std::int64_t evals : {37, 500, 1, 2, 120}) {
+          req.evaluations = evals;
+          const LocalSearchResult a = chain.solis_wets(req);
+          EXPECT_EQ(chain.last_ls_host_syncs(), 1);
+          const LocalSearchResult b = steps.solis_wets(req);
+          ASSERT_EQ(a.fitness, b.fitness) << evals;
+          EXPECT_LE(a.fitness, req.fitness);
+          EXPECT_EQ(a.evaluations, evals);
+          EXPECT_EQ(a.state.rho, b.state.rho);
+          EXPECT_EQ(a.state.successes, b.state.successes);
+          EXPECT_EQ(a.state.failures, b.state.failures);
+          EXPECT_EQ(chain.fitness(2), a.fitness);
+          req.fitness = a.fitness;
+          req.state = a.state;
+          req.continue_chain = true;
+        }
+        std::vector<real_t> xa(static_cast<size_t>(dim)), xb(xa.size()), ba(xa.size()),
+            bb(xa.size());
+        chain.read_genes(2, xa.data());
+        steps.read_genes(2, xb.data());
+        chain.read_slot_array(SlotArray::kBias, 2, 0, dim, ba.data());
+        steps.read_slot_array(SlotArray::kBias, 2, 0, dim, bb.data());
+        EXPECT_EQ(xa, xb);
+        EXPECT_EQ(ba, bb);
+        EXPECT_NE(ba, std::vector<real_t>(ba.size(), real_t{0}));  // the chain moved its bias
+        EXPECT_NEAR(req.fitness, evaluate_host(problem, xa.data()), 1e-6 * std::fabs(req.fitness));
+        EXPECT_EQ(chain.save_rng().bytes, steps.save_rng().bytes);
       }
-      std::vector<real_t> xa(static_cast<size_t>(dim)), xb(xa.size()), ba(xa.size()), bb(xa.size());
-      chain.read_genes(2, xa.data());
-      steps.read_genes(2, xb.data());
-      chain.read_slot_array(SlotArray::kBias, 2, 0, dim, ba.data());
-      steps.read_slot_array(SlotArray::kBias, 2, 0, dim, bb.data());
-      EXPECT_EQ(xa, xb);
-      EXPECT_EQ(ba, bb);
-      EXPECT_NE(ba, std::vector<real_t>(ba.size(), real_t{0}));  // the chain moved its bias
-      EXPECT_NEAR(req.fitness, evaluate_host(problem, xa.data()), 1e-6 * std::fabs(req.fitness));
-      EXPECT_EQ(chain.save_rng().bytes, steps.save_rng().bytes);
     }
   }
 }

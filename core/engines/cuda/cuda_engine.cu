@@ -152,13 +152,14 @@ T* mapped(PinnedBuffer<T>& buffer) {
   return static_cast<T*>(p);
 }
 
-int current_sm_count() {
+int current_device_attribute(cudaDeviceAttr attribute) {
   int device = 0;
   CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
-  int sms = 0;
-  CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
+  int value = 0;
+  CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&value, attribute, device));
+  return value;
 }
+int current_sm_count() { return current_device_attribute(cudaDevAttrMultiProcessorCount); }
 
 std::string gib(std::size_t bytes) {
   std::ostringstream s;
@@ -208,6 +209,18 @@ bool gpu_evaluates_stored_vectors(const Problem& problem) {
 // follow the slices.
 bool reads_stored_shift(const Problem& problem, int slices, bool sharded) {
   return !sharded && slices == 1 && !problem.is_cec2010() && !problem.is_external();
+}
+
+// Whether a Solis-Wets application that runs as one launch (sw_chain_kernel: whole rows, a
+// function evaluated as its candidates are made) keeps each step's dif in a row of its own for
+// the apply of a success, instead of drawing it again: where x, the bias and that row take at
+// most a quarter of L2. Measured on the H100 (docs/performance.md): local search 4-5% faster at
+// 1e5-D (1.2 MB), the same at 1e6-D (12 MB), 4% slower at 3e6-D (36 MB of its 50 MB L2).
+bool keeps_sw_dif(const Problem& problem, int slices, bool sharded) {
+  const std::size_t rows = 3 * static_cast<std::size_t>(device::row_pitch(problem.dim)) *
+                           sizeof(real_t);
+  return !sharded && slices == 1 && !gpu_evaluates_stored_vectors(problem) &&
+         rows <= static_cast<std::size_t>(current_device_attribute(cudaDevAttrL2CacheSize)) / 4;
 }
 
 // A persisting L2 window over a device range: launches given window() keep the range's lines in
@@ -465,6 +478,9 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   plan.scratch = (reads_stored_shift(problem, layout.slices, sharded)
                       ? static_cast<std::size_t>(problem.dim) * sizeof(real_t)
                       : 0) +
+                 (keeps_sw_dif(problem, layout.slices, sharded)
+                      ? static_cast<std::size_t>(device::row_pitch(problem.dim)) * sizeof(real_t)
+                      : 0) +
                  cec2010_device_bytes(problem, launch.max_rows) +
                  external_device_bytes(problem, launch.max_rows, launch.rng_rows) +
                  (held + (sharded ? static_cast<std::size_t>(shard_ranks) : 0)) *
@@ -515,6 +531,7 @@ struct CudaEngine::Impl {
   DeviceBuffer<unsigned char> gathered;
   int last_ls_syncs = 0;
   bool sw_chain = device::sw_chain_wanted();
+  bool sw_keeps_dif = true;  // where sw_dif has its row
   bool interleave_rows = device::rows_interleaved_wanted();
   double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
   PhaseTimeline timeline;         // --profile
@@ -560,6 +577,8 @@ struct CudaEngine::Impl {
   // CEC 2010 only: the instance and the Solis-Wets candidate (see cec2010_device_bytes); a
   // batch callback's two candidates of a step (external_device_bytes) in `candidate` too.
   DeviceBuffer<real_t> cec_o, candidate;
+  // The Solis-Wets chain kernel's dif of a step, one row where keeps_sw_dif, else none (null).
+  DeviceBuffer<real_t> sw_dif;
   DeviceBuffer<std::int32_t> cec_perm, cec_inverse;
   DeviceBuffer<double> cec_rotation;
   DeviceBuffer<double> cec_group_values;  // rows x groups
@@ -681,6 +700,8 @@ struct CudaEngine::Impl {
       CHAINSAW_CUDA_CHECK_LAUNCH();
       stored_o_window = PersistingL2Window(stored_o.data(), stored_o.bytes());
     }
+    if (keeps_sw_dif(p, layout.slices, comm != nullptr))
+      sw_dif = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
     stored_evaluation = gpu_evaluates_stored_vectors(problem);
     batch_graphs = comm == nullptr && !problem.is_external() && device::batch_graphs_wanted();
     if (problem.is_external() && problem.external->device_passes) {
@@ -1132,7 +1153,9 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
     ++m.last_ls_syncs;
   };
   // The whole application in one launch where its grid fits; one sync to read where it ended.
-  if (chain && m.passes->solis_wets_chain(ctx, x, bias, m.sw_params, request.slot, blocks_cap)) {
+  if (chain && m.passes->solis_wets_chain(ctx, x, bias,
+                                          m.sw_keeps_dif ? m.sw_dif.data() : nullptr,
+                                          m.sw_params, request.slot, blocks_cap)) {
     read_state();
     left = 0;
   }
@@ -1372,6 +1395,7 @@ void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
 
 int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }
 void CudaEngine::set_solis_wets_chain(bool chain) { impl_->sw_chain = chain; }
+void CudaEngine::set_solis_wets_chain_keeps_dif(bool keeps) { impl_->sw_keeps_dif = keeps; }
 void CudaEngine::set_interleaved_rows(bool interleave) { impl_->interleave_rows = interleave; }
 
 std::int64_t CudaEngine::invalid_evaluations() {

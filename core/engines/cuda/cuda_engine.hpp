@@ -87,6 +87,9 @@ class CudaEngine final : public Engine {
   // the two): in one cooperative launch (the chain kernel, the default) or by a launch per step
   // (CHAINSAW_SW_LAUNCH=steps in the environment sets that default).
   void set_solis_wets_chain(bool chain);
+  // Whether the chain kernel keeps each step's dif for the apply of a success (the default
+  // where it fits beside x and the bias in L2: keeps_sw_dif) or draws it again (tests compare).
+  void set_solis_wets_chain_keeps_dif(bool keeps);
   // Whether NAM's distance pairs start gene range by gene range (the default; tests compare)
   // or row after row (CHAINSAW_INTERLEAVE=0 in the environment sets that default).
   void set_interleaved_rows(bool interleave);

@@ -263,12 +263,12 @@ class FusedPasses {
                                             int blocks_cap) const = 0;
   virtual int solis_wets_both_moves_blocks_per_sm(const PassContext& c) const = 0;
   // A whole application to slot genes x with bias `bias` in one cooperative launch
-  // (sw_chain_kernel), its state in c.sw_state before and after, in the one-row shape of at
-  // most blocks_cap blocks per SM. Whole rows only (not sliced). Returns false, launching
+  // (sw_chain_kernel), its state in c.sw_state before and after, each step's dif kept in the
+  // row step_dif (null: drawn again), in the one-row shape of at most blocks_cap blocks per SM. Whole rows only (not sliced). Returns false, launching
   // nothing, where that shape has more blocks than the chain kernel can hold resident: a
   // smaller grid would cut the genes otherwise than the launch per step, and it was slower
   // (docs/performance.md, "What we tried").
-  virtual bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias,
+  virtual bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                                 const SolisWetsParams& params, int slot, int blocks_cap) const = 0;
 };
 
@@ -331,13 +331,24 @@ class FusedPassesFor final : public FusedPasses {
   int solis_wets_both_moves_blocks_per_sm(const PassContext& c) const override {
     return blocks_per_sm<PairTerm<Term>, SwBothMovesOp>(c);
   }
-  bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias,
+  bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                         const SolisWetsParams& params, int slot, int blocks_cap) const override {
+    // Both variants take the same decisions to the bit; the one that draws dif again may hold a
+    // grid that the other cannot.
+    return (step_dif != nullptr &&
+            launch_chain<true>(c, x, bias, step_dif, params, slot, blocks_cap)) ||
+           launch_chain<false>(c, x, bias, nullptr, params, slot, blocks_cap);
+  }
+
+ private:
+  template <bool kKeepsDif>
+  bool launch_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
+                    const SolisWetsParams& params, int slot, int blocks_cap) const {
     CHAINSAW_EXPECTS(!c.sliced(), "the Solis-Wets chain kernel takes whole rows");
     static const int resident = [] {  // the grid must be co-resident: at most these per SM
       int n = 0;
       CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &n, sw_chain_kernel<Term>, kThreads, 0));
+          &n, sw_chain_kernel<Term, kKeepsDif>, kThreads, 0));
       return n;
     }();
     const ReduceShape s = launch_shape(c, Spread::kOneRow, blocks_cap);
@@ -353,14 +364,13 @@ class FusedPassesFor final : public FusedPasses {
     config.attrs = &cooperative;
     config.numAttrs = s.blocks_x > 1 ? 1 : 0;  // one block needs no grid barrier
     using Partial = typename PairTerm<Term>::Partial;
-    CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, sw_chain_kernel<Term>, op, term_, s, c.rng,
-                                         static_cast<Partial*>(c.partials), c.slot_fitness,
-                                         slot));
+    CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, sw_chain_kernel<Term, kKeepsDif>, op, term_, s,
+                                         c.rng, static_cast<Partial*>(c.partials), step_dif,
+                                         c.slot_fitness, slot));
     CHAINSAW_CUDA_CHECK_LAUNCH();
     return true;
   }
 
- private:
   static FitnessSink sink(const PassContext& c) {
     return {c.dim, c.slot_fitness, c.row_out, c.invalid};
   }
