@@ -11,9 +11,9 @@
 // XORWOW states and draws the same normals (the chain kernel below keeps its dif in one row).
 // `forward` stores the advanced states into the other of two buffers (the host alternates them
 // per step; the device counts the flips in rng_parity), so `apply` needs no normals after a
-// failure. A candidate is never stored either: `apply` recomputes the
-// accepted move from x, bias and dif (clipping is deterministic), so a step moves 2 vectors per
-// evaluation plus the update instead of 4-5.
+// failure. A candidate is never stored either: `apply` recomputes the accepted move from x,
+// bias and dif (clipping is deterministic), so a step moves 2 vectors per evaluation plus the
+// update instead of 4-5.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -236,7 +236,8 @@ struct SwBothMovesOp {
   __device__ void produce(int row, Dim j0, int n, double (&v)[2][kVec], curandState& rng) const {
     produce_with(state->rho, state->bias_scale, row, j0, n, v, rng);
   }
-  // rho and the bias scale given: the chain kernel holds them in registers.
+  // rho and the bias scale given (produce passes the state's; the chain kernel's step calls
+  // sw_both_candidates_run itself, with the row that keeps its dif).
   __device__ void produce_with(double step_rho, double scale, int, Dim j0, int n,
                                double (&v)[2][kVec], curandState& rng) const {
     sw_both_candidates_run(step_rho, scale, x + j0, bias + j0, n, rng, lower, upper, v[0], v[1]);
