@@ -37,6 +37,10 @@ inline constexpr int kWarps = kThreads / 32;
 inline constexpr int kLaneBytes = 32;
 inline constexpr int kVec = kLaneBytes / static_cast<int>(sizeof(real_t));
 inline constexpr int kWarpTile = 32 * kVec;
+// An operation may take runs of half as many genes per lane (16 bytes: one load), tiles of
+// 32 x kShortLane genes: the Solis-Wets step where a tile per warp leaves SMs idle
+// (sw_lane_genes, core/engines/cuda/device_passes.cuh). Its lanes' chains are half as long.
+inline constexpr int kShortLane = kVec / 2;
 
 // Row pitch in genes: rows start 128-byte aligned, so 16-byte accesses are always aligned.
 inline Dim row_pitch(Dim dim) { return (dim + 31) / 32 * 32; }
@@ -57,10 +61,12 @@ struct ReduceShape {
   std::size_t rng_stride = 0;  // RNG states from one slice's to the next
   bool deferred = false;     // the rows' results come from finish_rows_kernel, after an exchange
 
-  static ReduceShape make(Dim slice_genes, int max_blocks_x) {
+  // Tiles of 32 x lane_genes genes.
+  static ReduceShape make(Dim slice_genes, int max_blocks_x, int lane_genes = kVec) {
     ReduceShape s;
     s.dim = s.slice_genes = slice_genes;
-    const Dim tiles = (slice_genes + kWarpTile - 1) / kWarpTile;
+    const Dim tile = 32 * static_cast<Dim>(lane_genes);
+    const Dim tiles = (slice_genes + tile - 1) / tile;
     const Dim useful_blocks = (tiles + kWarps - 1) / kWarps;
     s.blocks_x = static_cast<int>(useful_blocks < max_blocks_x ? useful_blocks : max_blocks_x);
     if (s.blocks_x < 1) s.blocks_x = 1;
@@ -70,30 +76,34 @@ struct ReduceShape {
   }
 };
 
-// Loads/stores a lane's kVec genes as 16-byte accesses when the run is whole (always aligned:
-// rows have a 32-gene pitch and runs start at multiples of kVec).
-inline constexpr int kAccesses = kLaneBytes / 16;
-__device__ inline void load_genes(const real_t* p, int n, real_t (&out)[kVec]) {
-  if (n == kVec) {
-    uint4 raw[kAccesses];
+// Loads/stores a lane's L genes as 16-byte accesses when the run is whole (always aligned:
+// rows have a 32-gene pitch and runs start at multiples of L).
+template <int L>
+inline constexpr int kAccesses = L * static_cast<int>(sizeof(real_t)) / 16;
+template <int L>
+__device__ inline void load_genes(const real_t* p, int n, real_t (&out)[L]) {
+  static_assert(L * sizeof(real_t) % 16 == 0, "a run is whole 16-byte words");
+  if (n == L) {
+    uint4 raw[kAccesses<L>];
 #pragma unroll
-    for (int q = 0; q < kAccesses; ++q) raw[q] = reinterpret_cast<const uint4*>(p)[q];
+    for (int q = 0; q < kAccesses<L>; ++q) raw[q] = reinterpret_cast<const uint4*>(p)[q];
     memcpy(out, raw, sizeof(raw));
   } else {
     #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
       if (k < n) out[k] = p[k];
   }
 }
-__device__ inline void store_genes(real_t* p, int n, const real_t (&in)[kVec]) {
-  if (n == kVec) {
-    uint4 raw[kAccesses];
+template <int L>
+__device__ inline void store_genes(real_t* p, int n, const real_t (&in)[L]) {
+  if (n == L) {
+    uint4 raw[kAccesses<L>];
     memcpy(raw, in, sizeof(raw));
 #pragma unroll
-    for (int q = 0; q < kAccesses; ++q) reinterpret_cast<uint4*>(p)[q] = raw[q];
+    for (int q = 0; q < kAccesses<L>; ++q) reinterpret_cast<uint4*>(p)[q] = raw[q];
   } else {
     #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
       if (k < n) p[k] = in[k];
   }
 }
@@ -130,13 +140,14 @@ struct StoredShiftTerm {
   static constexpr bool kSliceable = false;
   const real_t* o = nullptr;
   __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
-  __device__ void accumulate_tile(Partial& p, const double (&v)[kVec], Dim j0, int n) const {
-    real_t o_run[kVec];
+  template <int L>
+  __device__ void accumulate_tile(Partial& p, const double (&v)[L], Dim j0, int n) const {
+    real_t o_run[L];
     load_genes(o + j0, n, o_run);
     // A numeric index (Fn::Index double) is converted once per run, i0 + k exactly, not per gene.
     const typename Fn::Index i0 = static_cast<typename Fn::Index>(j0 + 1);
     #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
       if (k < n) Fn::accumulate(p, v[k] - static_cast<double>(o_run[k]), i0 + k);
   }
 };
@@ -164,15 +175,16 @@ struct Sliceable<Term, std::void_t<decltype(Term::kSliceable)>>
 template <class Term, class = void>
 struct TakesTiles : std::false_type {};
 template <class Term>
-struct TakesTiles<Term, std::void_t<decltype(&Term::accumulate_tile)>> : std::true_type {};
-template <class Term, class Partial>
-__device__ void accumulate_lane(const Term& term, Partial& p, const double (&v)[kVec], Dim j0,
+struct TakesTiles<Term, std::void_t<decltype(&Term::template accumulate_tile<kVec>)>>
+    : std::true_type {};
+template <class Term, class Partial, int L>
+__device__ void accumulate_lane(const Term& term, Partial& p, const double (&v)[L], Dim j0,
                                 int n, int row) {
   if constexpr (TakesTiles<Term>::value) {
     term.accumulate_tile(p, v, j0, n);
   } else {
     #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
       if (k < n) term.accumulate(p, v[k], j0 + k, row);
   }
 }
@@ -194,21 +206,27 @@ struct PairTerm {
   static constexpr bool kSliceable = Sliceable<Term>::value;
   Term term;
 };
-// The values an operation produces per lane: one candidate's (double[kVec]) unless it declares
-// Values (PairTerm's operations: double[2][kVec]). Holding them as stored genes (real_t) instead
+// The genes of a lane's run of an operation's: kVec unless it declares kLaneGenes (kShortLane).
+template <class Op, class = void>
+struct LaneGenes : std::integral_constant<int, kVec> {};
+template <class Op>
+struct LaneGenes<Op, std::void_t<decltype(Op::kLaneGenes)>>
+    : std::integral_constant<int, Op::kLaneGenes> {};
+// The values an operation produces per lane: one candidate's (double[L]) unless it declares
+// Values (PairTerm's operations: double[2][L]). Holding them as stored genes (real_t) instead
 // took registers off the one-pass Solis-Wets kernel but made the 10^6-D Rastrigin run slower
 // (docs/performance.md, "What we tried").
 template <class Op, class = void>
 struct OpValues {
-  using type = double[kVec];
+  using type = double[LaneGenes<Op>::value];
 };
 template <class Op>
 struct OpValues<Op, std::void_t<typename Op::Values>> {
   using type = typename Op::Values;
 };
-template <class Term, class Partial>
+template <class Term, class Partial, int L>
 __device__ void accumulate_lane(const PairTerm<Term>& pair, PairPartial<Partial>& p,
-                                const double (&v)[2][kVec], Dim j0, int n, int row) {
+                                const double (&v)[2][L], Dim j0, int n, int row) {
   accumulate_lane(pair.term, p.first, v[0], j0, n, row);
   accumulate_lane(pair.term, p.second, v[1], j0, n, row);
 }
@@ -297,23 +315,24 @@ struct PreparesRow : std::false_type {};
 template <class Op>
 struct PreparesRow<Op, std::void_t<decltype(&Op::prepare_row)>> : std::true_type {};
 
-// A warp's run of tiles [first_tile, end_tile) of row `row`: each lane produces its kVec values
-// of a tile and they enter the partial in gene order. The result is the warp's partial, in lane
+// A warp's run of tiles [first_tile, end_tile) of row `row`: each lane produces its L values
+// of a tile (L = LaneGenes<Op>) and they enter the partial in gene order. The result is the warp's partial, in lane
 // 0. Genes [mem_first, mem_end) of the engine's rows are the problem's from gene_base on.
 template <class Term, class Op>
 __device__ __forceinline__ typename Term::Partial reduce_warp_tiles(
     const Op& op, const Term& term, int row, Dim first_tile, Dim end_tile, Dim mem_first,
     Dim mem_end, Dim gene_base, curandState& rng) {
   using Partial = typename Term::Partial;
+  constexpr int L = LaneGenes<Op>::value;
   const int lane = threadIdx.x & 31;
   Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
   Partial lane_partial{};  // unordered: this lane's own sum
   for (Dim tile = first_tile; tile < end_tile; ++tile) {
-    const Dim jm = mem_first + tile * kWarpTile + static_cast<Dim>(lane) * kVec;  // in the rows
+    const Dim jm = mem_first + tile * (32 * L) + static_cast<Dim>(lane) * L;  // in the rows
     const Dim j0 = jm + gene_base;  // the problem's gene index: the term's
     typename OpValues<Op>::type v;
     const Dim left = mem_end - jm;
-    const int n = left >= kVec ? kVec : (left > 0 ? static_cast<int>(left) : 0);
+    const int n = left >= L ? L : (left > 0 ? static_cast<int>(left) : 0);
     if (n > 0) op.produce(row, jm, n, v, rng);
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
@@ -329,16 +348,16 @@ __device__ __forceinline__ typename Term::Partial reduce_warp_tiles(
   return warp_partial;
 }
 
-// The lane's runs of genes of a warp's tiles, as reduce_warp_tiles visits them (one row,
+// The lane's runs of L genes of a warp's tiles, as reduce_warp_tiles visits them (one row,
 // genes [0, dim)): visit(j0, n) for each run that holds genes.
-template <class Visit>
+template <int L, class Visit>
 __device__ __forceinline__ void for_lane_runs(Dim first_tile, Dim end_tile, Dim dim,
                                               const Visit& visit) {
   const int lane = threadIdx.x & 31;
   for (Dim tile = first_tile; tile < end_tile; ++tile) {
-    const Dim j0 = tile * kWarpTile + static_cast<Dim>(lane) * kVec;
+    const Dim j0 = tile * (32 * L) + static_cast<Dim>(lane) * L;
     const Dim left = dim - j0;
-    if (left > 0) visit(j0, left >= kVec ? kVec : static_cast<int>(left));
+    if (left > 0) visit(j0, left >= L ? L : static_cast<int>(left));
   }
 }
 
@@ -431,7 +450,8 @@ __global__ void __launch_bounds__(kThreads)
   }
   if constexpr (PreparesBlock<Op>::value) row_op.prepare_block(thread_id - threadIdx.x);
 
-  const Dim tiles = (mem_end - mem_first + kWarpTile - 1) / kWarpTile;
+  constexpr Dim kTile = 32 * LaneGenes<Op>::value;
+  const Dim tiles = (mem_end - mem_first + kTile - 1) / kTile;
   const Dim first_tile = (static_cast<Dim>(block) * kWarps + warp) * shape.tiles_per_warp;
   Dim end_tile = first_tile + shape.tiles_per_warp;
   if (end_tile > tiles) end_tile = tiles;

@@ -134,15 +134,16 @@ struct SwDecideOp {
 // exactly the product is taken in real_t: it is exact, or (below real_t's normal range) rounded
 // once, as the double product rounded to real_t is, so the bits are the same without the two
 // float64 conversions per gene of the double form (a quarter-rate unit on the GPU).
-__device__ __forceinline__ void scale_genes(double scale, int n, real_t (&bs)[kVec]) {
+template <int L>
+__device__ __forceinline__ void scale_genes(double scale, int n, real_t (&bs)[L]) {
   const real_t scale_in_genes = static_cast<real_t>(scale);
   if (static_cast<double>(scale_in_genes) == scale) {
     #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: the array stays in registers
+    for (int k = 0; k < L; ++k)  // unrolled: the array stays in registers
       if (k < n) bs[k] = mul_rn(bs[k], scale_in_genes);
   } else {  // a scale below real_t's range: 150 failures in a row for float genes
     #pragma unroll
-    for (int k = 0; k < kVec; ++k)
+    for (int k = 0; k < L; ++k)
       if (k < n) bs[k] = static_cast<real_t>(scale * bs[k]);
   }
 }
@@ -152,27 +153,27 @@ __device__ __forceinline__ void scale_genes(double scale, int n, real_t (&bs)[kV
 // Out: real_t to store them, double for a reduction (SwBothMovesOp: written in place, which
 // keeps its kernels' registers). dif_out, where given, receives the run's dif (the chain kernel
 // applies a success from it instead of drawing the normals again).
-template <class Out>
+template <class Out, int L>
 __device__ __forceinline__ void sw_both_candidates_run(double step_rho, double scale,
                                                        const real_t* x, const real_t* bias, int n,
                                                        curandState& rng, double lower,
-                                                       double upper, Out (&forward)[kVec],
-                                                       Out (&backward)[kVec],
+                                                       double upper, Out (&forward)[L],
+                                                       Out (&backward)[L],
                                                        real_t* dif_out = nullptr) {
-  real_t xs[kVec], bs[kVec];
+  real_t xs[L], bs[L];
   load_genes(x, n, xs);
   load_genes(bias, n, bs);
   scale_genes(scale, n, bs);
-  real_t dif[kVec];
+  real_t dif[L];
   normal01_run(rng, n, dif);
   const real_t rho = static_cast<real_t>(step_rho);
   #pragma unroll
-  for (int k = 0; k < kVec; ++k)  // unrolled: the arrays stay in registers
+  for (int k = 0; k < L; ++k)  // unrolled: the arrays stay in registers
     if (k < n) dif[k] = mul_rn(rho, dif[k]);
   // Stored before the candidates are made: dif takes the normals' registers, no more.
   if (dif_out != nullptr) store_genes(dif_out, n, dif);
   #pragma unroll
-  for (int k = 0; k < kVec; ++k)
+  for (int k = 0; k < L; ++k)
     if (k < n) {
     forward[k] = sw_forward_gene(xs[k], bs[k], dif[k], lower, upper);
     backward[k] = sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
@@ -220,10 +221,13 @@ __device__ void sw_settle_both(SwDeviceState& s, const SolisWetsParams& params,
 // backward value counts as an evaluation only when the forward move fails and the application
 // has one left. A failure is settled here (bias_scale halves, rho and the counters adapt), so
 // SwApplyOp runs only after a success. Functions whose candidate is evaluated apart (stored)
-// keep the separate moves.
+// keep the separate moves. L genes per lane's run: kVec, or kShortLane where the step's grid
+// would otherwise leave SMs idle (sw_lane_genes); SwApplyOp<L> maps genes to threads alike.
+template <int L = kVec>
 struct SwBothMovesOp {
   static constexpr bool kUsesRng = true;
-  using Values = double[2][kVec];
+  static constexpr int kLaneGenes = L;
+  using Values = double[2][L];
   __device__ bool stores_rng() const { return true; }
   SwDeviceState* state;
   const real_t* x;
@@ -233,13 +237,13 @@ struct SwBothMovesOp {
   SolisWetsParams params;
   unsigned long long* invalid = nullptr;  // the count of NaN and -inf values (MayBeInvalid terms)
   __device__ bool active() const { return sw_move_active(true, state); }
-  __device__ void produce(int row, Dim j0, int n, double (&v)[2][kVec], curandState& rng) const {
+  __device__ void produce(int row, Dim j0, int n, Values& v, curandState& rng) const {
     produce_with(state->rho, state->bias_scale, row, j0, n, v, rng);
   }
   // rho and the bias scale given (produce passes the state's; the chain kernel's step calls
   // sw_both_candidates_run itself, with the row that keeps its dif).
-  __device__ void produce_with(double step_rho, double scale, int, Dim j0, int n,
-                               double (&v)[2][kVec], curandState& rng) const {
+  __device__ void produce_with(double step_rho, double scale, int, Dim j0, int n, Values& v,
+                               curandState& rng) const {
     sw_both_candidates_run(step_rho, scale, x + j0, bias + j0, n, rng, lower, upper, v[0], v[1]);
   }
   // Settles the step in s from its two partials: the forward value counts as an evaluation,
@@ -262,8 +266,9 @@ struct SwBothMovesOp {
   }
 };
 
+template <int L = kVec>
 __device__ inline void sw_scale_bias_run(double scale, real_t* bias, int n) {
-  real_t bs[kVec];
+  real_t bs[L];
   load_genes(bias, n, bs);
   scale_genes(scale, n, bs);
   store_genes(bias, n, bs);
@@ -287,14 +292,15 @@ struct SwScaleBiasOp {
 
 // A lane's run of n genes after a successful step (phase), with the bias bs at scale 1 and the
 // step's dif: x moves and the bias updates, both written.
+template <int L>
 __device__ __forceinline__ void sw_success_run(int phase, real_t* x, real_t* bias,
-                                               real_t (&bs)[kVec], const real_t (&dif)[kVec],
-                                               int n, double lower, double upper) {
-  real_t xs[kVec];
+                                               real_t (&bs)[L], const real_t (&dif)[L], int n,
+                                               double lower, double upper) {
+  real_t xs[L];
   load_genes(x, n, xs);
   const bool fwd = phase == kSwForwardSuccess;
   #pragma unroll
-  for (int k = 0; k < kVec; ++k)  // unrolled: the arrays stay in registers
+  for (int k = 0; k < L; ++k)  // unrolled: the arrays stay in registers
     if (k < n) {
     xs[k] = fwd ? sw_forward_gene(xs[k], bs[k], dif[k], lower, upper)
                 : sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
@@ -308,16 +314,18 @@ __device__ __forceinline__ void sw_success_run(int phase, real_t* x, real_t* bia
 // A lane's run of n genes after a step decided `phase` with rho and bias scale as they were
 // in the step: a success moves x and updates the bias with the step's dif, drawn again from the
 // state the step started with (rng); a failure halves the bias. The bias is written at scale 1.
+// Runs of L genes, as the step's.
+template <int L = kVec>
 __device__ inline void sw_apply_run(int phase, double step_rho, double scale, real_t* x,
                                     real_t* bias, int n, curandState& rng, double lower,
                                     double upper) {
   if (phase == kSwNoDecision) return;
-  real_t bs[kVec], dif[kVec];
+  real_t bs[L], dif[L];
   load_genes(bias, n, bs);
   if (scale != 1.0) scale_genes(scale, n, bs);  // below 1 only after SwBothMovesOp's failures
   if (phase == kSwFailure) {
     #pragma unroll
-    for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
       if (k < n) bs[k] = sw_bias_after_failure(bs[k]);
     store_genes(bias, n, bs);
     return;
@@ -325,7 +333,7 @@ __device__ inline void sw_apply_run(int phase, double step_rho, double scale, re
   const real_t rho = static_cast<real_t>(step_rho);
   normal01_run(rng, n, dif);  // the step's normals, drawn again
   #pragma unroll
-  for (int k = 0; k < kVec; ++k)
+  for (int k = 0; k < L; ++k)
     if (k < n) dif[k] = mul_rn(dif[k], rho);
   sw_success_run(phase, x, bias, bs, dif, n, lower, upper);
 }
@@ -346,8 +354,10 @@ __device__ inline void sw_adapt_after_apply(SwDeviceState& s, const SolisWetsPar
   s.bias_scale = 1.0;
 }
 
+template <int L = kVec>
 struct SwApplyOp {
   static constexpr bool kUsesRng = true;
+  static constexpr int kLaneGenes = L;
   __device__ bool stores_rng() const { return false; }
   SwDeviceState* state;
   real_t* x;
@@ -357,9 +367,9 @@ struct SwApplyOp {
   double* slot_fitness;
   int slot;
   __device__ bool active() const { return state->phase != kSwIdle; }
-  __device__ void produce(int, Dim j0, int n, double (&)[kVec], curandState& rng) const {
-    sw_apply_run(state->phase, state->rho, state->bias_scale, x + j0, bias + j0, n, rng, lower,
-                 upper);
+  __device__ void produce(int, Dim j0, int n, double (&)[L], curandState& rng) const {
+    sw_apply_run<L>(state->phase, state->rho, state->bias_scale, x + j0, bias + j0, n, rng,
+                    lower, upper);
   }
   template <class Term>
   __device__ void finish(int, const Term&, const SumPartial&) const {
@@ -496,6 +506,21 @@ struct L2Items {
   __device__ Partial operator()(int i) const { return load_from_l2(items + i); }
 };
 
+// The chain kernel's step: SwBothMovesOp's pass with the step's rho and bias scale from
+// registers, kKeepsDif storing the step's dif in the row `dif`.
+template <int L, bool kKeepsDif>
+struct SwChainStepOp {
+  const SwBothMovesOp<L>& moves;
+  double rho, scale;
+  real_t* dif;
+  static constexpr int kLaneGenes = L;
+  using Values = typename SwBothMovesOp<L>::Values;
+  __device__ void produce(int, Dim j0, int n, Values& v, curandState& r) const {
+    sw_both_candidates_run(rho, scale, moves.x + j0, moves.bias + j0, n, r, moves.lower,
+                           moves.upper, v[0], v[1], kKeepsDif ? dif + j0 : nullptr);
+  }
+};
+
 // A whole Solis-Wets application in one launch (the chain kernel): each step is SwBothMovesOp's
 // pass; every block publishes its partial, a grid-wide barrier, then every block combines all
 // the partials in order and settles the step for itself (the same decision everywhere: no block
@@ -514,9 +539,9 @@ struct L2Items {
 // block_partials (2 x grid pairs), so a block's next step never overwrites a partial that a
 // slower block still reads.
 // A grid of one block needs no barrier beyond the block's.
-template <class Term, bool kKeepsDif>
+template <class Term, bool kKeepsDif, int L>
 __global__ void __launch_bounds__(kThreads)
-    sw_chain_kernel(SwBothMovesOp op, Term term, ReduceShape shape, curandState* rng_states,
+    sw_chain_kernel(SwBothMovesOp<L> op, Term term, ReduceShape shape, curandState* rng_states,
                     PairPartial<typename Term::Partial>* block_partials, real_t* step_dif,
                     double* slot_fitness, int slot) {
   using Pair = PairTerm<Term>;
@@ -525,7 +550,7 @@ __global__ void __launch_bounds__(kThreads)
   const int warp = threadIdx.x / 32;
   const std::size_t thread_id = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
   curandState rng = rng_states[thread_id];
-  const Dim tiles = (shape.dim + kWarpTile - 1) / kWarpTile;
+  const Dim tiles = (shape.dim + 32 * L - 1) / (32 * L);
   const Dim first_tile = (static_cast<Dim>(blockIdx.x) * kWarps + warp) * shape.tiles_per_warp;
   const Dim end_tile = first_tile + shape.tiles_per_warp < tiles
                            ? first_tile + shape.tiles_per_warp : tiles;
@@ -545,18 +570,9 @@ __global__ void __launch_bounds__(kThreads)
   while (state.evaluations < state.budget) {
     const double rho = state.rho, scale = state.bias_scale;  // the step's
     const curandState step_start = rng;
-    struct StepOp {  // SwBothMovesOp with the step's rho and bias scale from registers
-      const SwBothMovesOp& moves;
-      double rho, scale;
-      real_t* dif;
-      using Values = SwBothMovesOp::Values;
-      __device__ void produce(int, Dim j0, int n, Values& v, curandState& r) const {
-        sw_both_candidates_run(rho, scale, moves.x + j0, moves.bias + j0, n, r, moves.lower,
-                               moves.upper, v[0], v[1], kKeepsDif ? dif + j0 : nullptr);
-      }
-    };
-    const Partial warp_partial = reduce_warp_tiles(StepOp{op, rho, scale, step_dif}, pair, 0,
-                                                   first_tile, end_tile, 0, shape.dim, 0, rng);
+    const Partial warp_partial =
+        reduce_warp_tiles(SwChainStepOp<L, kKeepsDif>{op, rho, scale, step_dif}, pair, 0,
+                          first_tile, end_tile, 0, shape.dim, 0, rng);
     if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
     __syncthreads();  // also: every thread has read the step's state
     Partial total =
@@ -581,23 +597,23 @@ __global__ void __launch_bounds__(kThreads)
     const int phase = step_phase;
     if (phase == kSwForwardSuccess || phase == kSwBackwardSuccess) {
       curandState replay = step_start;  // unused where kKeepsDif
-      for_lane_runs(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
+      for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
         if constexpr (kKeepsDif) {  // the thread's own dif of the step (the same runs)
-          real_t bs[kVec], dif[kVec];
+          real_t bs[L], dif[L];
           load_genes(bias + j0, n, bs);
           load_genes(step_dif + j0, n, dif);
           if (scale != 1.0) scale_genes(scale, n, bs);
           sw_success_run(phase, x + j0, bias + j0, bs, dif, n, op.lower, op.upper);
         } else {
-          sw_apply_run(phase, rho, scale, x + j0, bias + j0, n, replay, op.lower, op.upper);
+          sw_apply_run<L>(phase, rho, scale, x + j0, bias + j0, n, replay, op.lower, op.upper);
         }
       });
     }
   }
   const double final_scale = state.bias_scale;
   if (final_scale != 1.0)
-    for_lane_runs(first_tile, end_tile, shape.dim,
-                  [&](Dim j0, int n) { sw_scale_bias_run(final_scale, bias + j0, n); });
+    for_lane_runs<L>(first_tile, end_tile, shape.dim,
+                     [&](Dim j0, int n) { sw_scale_bias_run<L>(final_scale, bias + j0, n); });
   rng_states[thread_id] = rng;
   // Every block has read the application's state (an application with no step left reads it
   // only at the start) before block 0 overwrites it with the final one.

@@ -32,15 +32,16 @@ __device__ inline real_t normal01(curandState& s) {
 // XORWOW's Box-Muller makes normals in pairs and keeps the second as a spare (a flag and a
 // value in the state, of the genes' precision); a whole run that starts with no spare takes the
 // pairs as they come, without normal01's test of the spare and its update per draw.
-__device__ __forceinline__ void normal01_run(curandState& s, int n, real_t (&out)[kVec]) {
-  static_assert(kVec % 2 == 0, "whole runs are pairs");
+template <int L>
+__device__ __forceinline__ void normal01_run(curandState& s, int n, real_t (&out)[L]) {
+  static_assert(L % 2 == 0, "whole runs are pairs");
 #if defined(CHAINSAW_DOUBLE)
-  if (n == kVec && s.boxmuller_flag_double == 0) {
+  if (n == L && s.boxmuller_flag_double == 0) {
 #else
-  if (n == kVec && s.boxmuller_flag == 0) {
+  if (n == L && s.boxmuller_flag == 0) {
 #endif
     #pragma unroll
-    for (int k = 0; k < kVec; k += 2) {
+    for (int k = 0; k < L; k += 2) {
 #if defined(CHAINSAW_DOUBLE)
       const double2 pair = curand_normal2_double(&s);
 #else
@@ -51,14 +52,14 @@ __device__ __forceinline__ void normal01_run(curandState& s, int n, real_t (&out
     }
     // The spare as the last call left it (unused while the flag is clear).
 #if defined(CHAINSAW_DOUBLE)
-    s.boxmuller_extra_double = out[kVec - 1];
+    s.boxmuller_extra_double = out[L - 1];
 #else
-    s.boxmuller_extra = out[kVec - 1];
+    s.boxmuller_extra = out[L - 1];
 #endif
     return;
   }
   #pragma unroll
-  for (int k = 0; k < kVec; ++k)  // unrolled: out[] stays in registers
+  for (int k = 0; k < L; ++k)  // unrolled: out[] stays in registers
     if (k < n) out[k] = normal01(s);
 }
 

@@ -487,18 +487,23 @@ TEST(CudaSolisWets, ApplicationSpendsExactlyItsEvaluationsWithFewHostSyncs) {
 // launch per step to the bit: the same genes, bias, fitness, chain state and XORWOW states after
 // a sequence of applications, for a sum, a sum-and-product and an ordered (prefix) partial, in
 // one block and in many (sizes whose one-row shape both launch forms share), with the step's
-// dif kept for the apply of a success (these sizes' default) and drawn again (larger sizes').
+// dif kept for the apply of a success (these sizes' default) and drawn again (larger sizes'),
+// in short runs of genes per lane (these sizes' default) and whole ones (larger sizes').
 TEST(CudaSolisWets, ChainKernelEqualsALaunchPerStepBitForBit) {
   REQUIRE_GPU();
   for (const char* function : {"rastrigin", "griewank", "schwefel12"}) {
     for (const Dim dim : {Dim{1000}, Dim{100003}}) {
-      for (const bool keeps_dif : {true, false}) {
+      for (const int variant : {0, 1, 2, 3}) {
+        const bool keeps_dif = variant % 2 == 0, short_lanes = variant < 2;
         SCOPED_TRACE(std::string(function) + " D=" + std::to_string(dim) +
-                     (keeps_dif ? " dif kept" : " dif drawn again"));
+                     (keeps_dif ? " dif kept" : " dif drawn again") +
+                     (short_lanes ? ", short lanes" : ", whole lanes"));
         const Problem problem = Problem::make(function, dim, 6);
         const Config config = small_config(function, dim);
         CudaEngine chain(config, problem), steps(config, problem);
         chain.set_solis_wets_chain_keeps_dif(keeps_dif);
+        chain.set_solis_wets_short_lanes(short_lanes);
+        steps.set_solis_wets_short_lanes(short_lanes);
         steps.set_solis_wets_chain(false);
         const auto x0 = random_genes(problem, 5);
         chain.write_genes(2, x0.data());
@@ -537,6 +542,43 @@ TEST(CudaSolisWets, ChainKernelEqualsALaunchPerStepBitForBit) {
       }
     }
   }
+}
+
+// Short runs of genes per lane where a tile per warp leaves the grid short of two blocks per SM
+// (a checkpoint's RNG layout says so: their states draw other normals), whole runs above; both
+// improve the individual, to another point, and the kept f is its f.
+TEST(CudaSolisWets, ShortLanesBelowAFullGridOtherwiseWholeLanes) {
+  REQUIRE_GPU();
+  const Dim whole_dim = 2000000;  // needs more than 2 blocks per SM of 1,024 genes on any GPU
+  {
+    const Problem problem = Problem::make("sumsquares", whole_dim, 6);
+    CudaEngine engine(small_config("sumsquares", whole_dim), problem);
+    EXPECT_EQ(engine.save_rng().layout.find("sw-lane="), std::string::npos);
+  }
+  const Dim dim = 100003;
+  const Problem problem = Problem::make("rastrigin", dim, 6);
+  const Config config = small_config("rastrigin", dim);
+  std::vector<std::vector<real_t>> moved;
+  for (const bool short_lanes : {true, false}) {
+    CudaEngine engine(config, problem);
+    EXPECT_EQ(engine.save_rng().layout.find("sw-lane=") != std::string::npos, true);
+    engine.set_solis_wets_short_lanes(short_lanes);
+    EXPECT_EQ(engine.save_rng().layout.find("sw-lane=") != std::string::npos, short_lanes);
+    const auto x0 = random_genes(problem, 5);
+    engine.write_genes(2, x0.data());
+    LocalSearchRequest req;
+    req.slot = 2;
+    req.fitness = engine.fitness(2);
+    req.state.rho = 0.05;
+    req.evaluations = 300;
+    const LocalSearchResult r = engine.solis_wets(req);
+    EXPECT_LT(r.fitness, req.fitness);
+    std::vector<real_t> x(static_cast<size_t>(dim));
+    engine.read_genes(2, x.data());
+    EXPECT_NEAR(r.fitness, evaluate_host(problem, x.data()), 1e-6 * std::fabs(r.fitness));
+    moved.push_back(x);
+  }
+  EXPECT_NE(moved[0], moved[1]);
 }
 
 RunResult run_cuda(const Config& config) {

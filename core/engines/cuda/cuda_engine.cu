@@ -44,30 +44,39 @@ struct LaunchPlan {
   int rng_rows = 1;      // rows of launches that draw random numbers
   ReduceShape single;    // one individual
   ReduceShape batched;   // per row of a batch
+  // A Solis-Wets step's one row (SwBothMovesOp), in runs of sw_lane genes (sw_lane_genes).
+  int sw_lane = device::kVec;
+  ReduceShape sw_step;
   std::size_t rng_states = 0;
   std::size_t partial_slots = 0;  // block partials: rows x blocks
 
-  static LaunchPlan make(const Config& config, Dim slice_genes, int sm_count) {
+  // The threads of the largest one-row launch: the spare XORWOW states of a Solis-Wets step.
+  std::size_t one_row_states() const {
+    return static_cast<std::size_t>(std::max(single.blocks_x, sw_step.blocks_x)) * kThreads;
+  }
+
+  static LaunchPlan make(const Config& config, Dim problem_dim, Dim slice_genes, int sm_count) {
     const Dim dim = slice_genes;
     LaunchPlan p;
     p.sm_count = sm_count;
     p.batch = std::max(1, config.batch);
     const int blocks_per_sm = 2048 / kThreads;
     p.single = ReduceShape::make(dim, sm_count * blocks_per_sm);
+    p.sw_lane = device::sw_lane_genes(problem_dim, sm_count);
+    p.sw_step = ReduceShape::make(dim, sm_count * blocks_per_sm, p.sw_lane);
     const int batch_blocks = std::max(1, sm_count * blocks_per_sm / std::max(1, config.batch));
     p.batched = ReduceShape::make(dim, batch_blocks);
     p.rng_rows = std::max(config.population_size, config.batch);
     p.max_rows = std::max({config.population_size, config.batch,
                            config.batch * config.nam_candidates});
-    p.rng_states = static_cast<std::size_t>(std::max(
-                       static_cast<long long>(p.rng_rows) * p.batched.blocks_x,
-                       static_cast<long long>(p.single.blocks_x))) *
-                   kThreads;
+    p.rng_states = std::max(static_cast<std::size_t>(p.rng_rows) *
+                                static_cast<std::size_t>(p.batched.blocks_x) * kThreads,
+                            p.one_row_states());
     // A Solis-Wets step's one row holds two partials (SwBothMovesOp), and the chain kernel
     // alternates two sets of them: four times a single row's.
     p.partial_slots = static_cast<std::size_t>(std::max(
         static_cast<long long>(p.max_rows) * p.batched.blocks_x,
-        4 * static_cast<long long>(p.single.blocks_x)));
+        4 * static_cast<long long>(std::max(p.single.blocks_x, p.sw_step.blocks_x))));
     return p;
   }
 };
@@ -464,7 +473,8 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   const bool sharded = shard_ranks > 1;
   const SliceLayout layout =
       SliceLayout::make(problem.dim, sharded ? shard_ranks : config.gpu_slices, 0, sharded);
-  const LaunchPlan launch = LaunchPlan::make(config, layout.slice_genes, current_sm_count());
+  const LaunchPlan launch =
+      LaunchPlan::make(config, problem.dim, layout.slice_genes, current_sm_count());
   const std::size_t slot_genes =
       static_cast<std::size_t>(config.capacity()) *
       device::row_pitch(layout.rank_slices(problem.dim, sharded).front().count);  // the largest
@@ -473,7 +483,7 @@ DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem
   plan.genes = slot_genes * sizeof(real_t);
   plan.bias = slot_genes * sizeof(real_t);
   plan.rng_states = (held * launch.rng_states + (held - 1) * launch.rng_states +
-                     static_cast<std::size_t>(launch.single.blocks_x) * kThreads) *
+                     launch.one_row_states()) *
                     sizeof(curandState);
   plan.scratch = (reads_stored_shift(problem, layout.slices, sharded)
                       ? static_cast<std::size_t>(problem.dim) * sizeof(real_t)
@@ -532,6 +542,7 @@ struct CudaEngine::Impl {
   int last_ls_syncs = 0;
   bool sw_chain = device::sw_chain_wanted();
   bool sw_keeps_dif = true;  // where sw_dif has its row
+  int sw_lane = launch.sw_lane;  // genes per lane's run of a Solis-Wets step (set_solis_wets_lane)
   bool interleave_rows = device::rows_interleaved_wanted();
   double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
   PhaseTimeline timeline;         // --profile
@@ -609,7 +620,7 @@ struct CudaEngine::Impl {
         capacity(config.capacity()),
         blx_alpha(config.blx_alpha),
         sw_params(config.solis_wets),
-        launch(LaunchPlan::make(config, layout.slice_genes, current_sm_count())),
+        launch(LaunchPlan::make(config, p.dim, layout.slice_genes, current_sm_count())),
         comm(ranks),
         collective(std::move(exchange)) {
     CHAINSAW_EXPECTS(!comm || (collective && collective->size() == comm->size()),
@@ -634,7 +645,7 @@ struct CudaEngine::Impl {
     rng = DeviceBuffer<curandState>(slices_held * launch.rng_states);
     // The spare states of a Solis-Wets step, at the same stride per slice as `rng`.
     rng_alt = DeviceBuffer<curandState>((slices_held - 1) * launch.rng_states +
-                                        static_cast<std::size_t>(launch.single.blocks_x) * kThreads);
+                                        launch.one_row_states());
     partials = DeviceBuffer<unsigned char>(slices_held * launch.partial_slots *
                                            sizeof(PrefixSquarePartial));
     if (comm) {
@@ -765,6 +776,7 @@ struct CudaEngine::Impl {
     c.partials = partials.data();
     c.tickets = tickets.data();
     c.sw_state = sw_state.data();
+    c.sw_lane_genes = sw_lane;
     c.interleave_rows = interleave_rows;
     c.invalid = problem.is_external() ? invalid.data() : nullptr;
     c.shift_window = stored_o_window.window();
@@ -1010,9 +1022,11 @@ struct CudaEngine::Impl {
     return array == SlotArray::kGenes ? slot_genes(slot) : slot_bias(slot);
   }
   // One slice: the plain layout of every earlier checkpoint.
+  // Solis-Wets steps in short runs draw other normals per state: " sw-lane=" tells them apart.
   std::string rng_layout() const {
     return "curand-xorwow/v1 states=" + std::to_string(launch.rng_states) +
            (layout.slices > 1 ? " slices=" + std::to_string(layout.slices) : std::string()) +
+           (sw_lane != device::kVec ? " sw-lane=" + std::to_string(sw_lane) : std::string()) +
            " bytes=" + std::to_string(sizeof(curandState));
   }
 };
@@ -1129,18 +1143,34 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
 
   m.last_ls_syncs = 0;
   ReduceShape sw_shape;
-  const device::PassContext ctx = m.context();
   const bool stored = m.stored_evaluation;  // the candidate is stored and evaluated apart
   // A batch callback's steps: both candidates, one call (launch_external_sw_step).
   const bool external = stored && m.problem.is_external();
   const bool separate_moves = stored || !device::sw_both_moves_wanted();
+  device::PassContext ctx = m.context();
+  // Short runs per lane only for both moves in one pass; the separate moves take kVec genes.
+  if (separate_moves) ctx.sw_lane_genes = device::kVec;
+  const bool short_lanes = ctx.sw_lane_genes == device::kShortLane;
   const bool chain = !separate_moves && m.sw_chain && !ctx.sliced();
   real_t* const candidate = stored ? m.candidate.data() : nullptr;
-  const device::SwApplyOp apply{m.sw_state.data(), x,           bias,          m.problem.lower,
-                                m.problem.upper,   m.sw_params, m.fitness.data(), request.slot};
+  // The apply step of a success (SwApplyOp in the lane runs of the moves).
+  const auto launch_apply = [&](curandState* states, int cap) {
+    const auto launch_op = [&](auto op) {
+      device::launch_reduce(ctx, op, device::NoTerm{}, Spread::kOneRow, 1, states, states, cap);
+    };
+    if (short_lanes)
+      launch_op(device::SwApplyOp<device::kShortLane>{m.sw_state.data(), x, bias,
+                                                      m.problem.lower, m.problem.upper,
+                                                      m.sw_params, m.fitness.data(), request.slot});
+    else
+      launch_op(device::SwApplyOp<>{m.sw_state.data(), x, bias, m.problem.lower, m.problem.upper,
+                                    m.sw_params, m.fitness.data(), request.slot});
+  };
   curandState* buffers[2] = {m.rng.data(), m.rng_alt.data()};
   // The moves and the apply step map genes to threads alike (they draw the same dif): one shape.
-  const int apply_blocks = device::blocks_per_sm<device::NoTerm, device::SwApplyOp>(ctx);
+  const int apply_blocks =
+      short_lanes ? device::blocks_per_sm<device::NoTerm, device::SwApplyOp<device::kShortLane>>(ctx)
+                  : device::blocks_per_sm<device::NoTerm, device::SwApplyOp<>>(ctx);
   const int blocks_cap =
       external         ? m.external_sw_blocks_cap()
       : separate_moves ? std::min(m.passes->solis_wets_move_blocks_per_sm(ctx), apply_blocks)
@@ -1207,7 +1237,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
       if (!separate_moves) {  // both moves in one pass; apply runs only after a success
         sw_shape = m.passes->solis_wets_both_moves(ctx, x, bias, m.sw_params, current, next,
                                                    blocks_cap);
-        m.launch_reduce(apply, device::NoTerm{}, Spread::kOneRow, 1, current, current, blocks_cap);
+        launch_apply(current, blocks_cap);
         continue;
       }
       sw_shape = m.passes->solis_wets_move(ctx, true, x, bias, candidate, current, next,
@@ -1222,7 +1252,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
         m.launch_sw_decision(false);
         m.timeline.mark(Bucket::kSwMoves);
       }
-      m.launch_reduce(apply, device::NoTerm{}, Spread::kOneRow, 1, current, current, blocks_cap);
+      launch_apply(current, blocks_cap);
     }
     read_state();
     left = h.budget - h.evaluations;
@@ -1396,6 +1426,17 @@ void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
 int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }
 void CudaEngine::set_solis_wets_chain(bool chain) { impl_->sw_chain = chain; }
 void CudaEngine::set_solis_wets_chain_keeps_dif(bool keeps) { impl_->sw_keeps_dif = keeps; }
+void CudaEngine::set_solis_wets_short_lanes(bool short_lanes) {
+  Impl& m = *impl_;
+  const int genes = short_lanes ? device::kShortLane : device::kVec;
+  const ReduceShape step =
+      ReduceShape::make(m.layout.slice_genes, m.launch.sm_count * (2048 / kThreads), genes);
+  const std::size_t states = static_cast<std::size_t>(step.blocks_x) * kThreads;
+  CHAINSAW_EXPECTS(states <= m.launch.rng_states && states <= m.launch.one_row_states() &&
+                       4 * static_cast<std::size_t>(step.blocks_x) <= m.launch.partial_slots,
+                   "the engine holds too few XORWOW states or partials for that lane width");
+  m.sw_lane = genes;
+}
 void CudaEngine::set_interleaved_rows(bool interleave) { impl_->interleave_rows = interleave; }
 
 std::int64_t CudaEngine::invalid_evaluations() {

@@ -90,6 +90,11 @@ class CudaEngine final : public Engine {
   // Whether the chain kernel keeps each step's dif for the apply of a success (the default
   // where it fits beside x and the bias in L2: keeps_sw_dif) or draws it again (tests compare).
   void set_solis_wets_chain_keeps_dif(bool keeps);
+  // Whether a Solis-Wets step takes short runs of genes per lane (half the 32 bytes of the other
+  // passes' runs; the default chosen by the problem's size: sw_lane_genes) or whole ones. Tests
+  // run both at one size; short runs whose step needs more XORWOW states or partials than the
+  // engine holds are refused.
+  void set_solis_wets_short_lanes(bool short_lanes);
   // Whether NAM's distance pairs start gene range by gene range (the default; tests compare)
   // or row after row (CHAINSAW_INTERLEAVE=0 in the environment sets that default).
   void set_interleaved_rows(bool interleave);

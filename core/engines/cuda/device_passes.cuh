@@ -59,6 +59,9 @@ struct PassContext {
   void* partials = nullptr;        // block partials: max_rows x blocks of the largest partial
   unsigned* tickets = nullptr;     // per row, zero between launches
   SwDeviceState* sw_state = nullptr;
+  // Genes per lane's run of a Solis-Wets step (SwBothMovesOp, SwApplyOp, the chain kernel):
+  // kVec or kShortLane (sw_lane_genes).
+  int sw_lane_genes = kVec;
   // Launches whose operation interleaves its rows (kInterleavesRows) start them gene range by
   // gene range; false: row after row (the same bits).
   bool interleave_rows = true;
@@ -90,6 +93,19 @@ int blocks_per_sm(const PassContext& c) {
   return blocks_per_sm<Term, Op, kWholeRows>();
 }
 
+// Genes per lane's run of the Solis-Wets step of a problem of `dim` genes: kShortLane where
+// one tile per warp of runs that short needs no more than two blocks per SM (the chain kernel's
+// co-resident grid), else kVec. A step is bound by the latency of one lane's run; at kVec a
+// 10^5-D step fills 49 of the H100's 132 SMs, at kShortLane 98 with half as long a chain per
+// lane (local search 1.06 -> 0.74 s for Rastrigin). Where the grid is full anyway a warp takes
+// several tiles, and the longer runs keep more independent work per lane (at 10^6-D short runs
+// took 2.46 -> 3.37 s). Measured: docs/performance.md.
+inline int sw_lane_genes(Dim dim, int sm_count) {
+  const Dim short_tiles_per_block = static_cast<Dim>(kWarps) * 32 * kShortLane;
+  const Dim blocks = (dim + short_tiles_per_block - 1) / short_tiles_per_block;
+  return blocks <= 2 * static_cast<Dim>(sm_count) ? kShortLane : kVec;
+}
+
 // Programmatic dependent launch: each reduction is scheduled onto the SMs while the stream's
 // previous kernel drains, and waits on the device for it to finish (fitness/device_reduce.cuh),
 // which hides most of a launch's fixed cost; the bits of a run do not change. CHAINSAW_PDL=0 in
@@ -104,7 +120,8 @@ inline bool programmatic_launch_wanted() {
 
 // A Solis-Wets step evaluates both moves in one pass (SwBothMovesOp) unless CHAINSAW_SW_MOVES=
 // separate in the environment asks for a launch per move and a bias pass per failure, the form
-// that functions evaluated apart keep: to measure what the one pass saves.
+// that functions evaluated apart keep: to measure what the one pass saves. The separate moves
+// take whole lanes (kVec), so where the one pass takes short ones the run's bits differ.
 inline bool sw_both_moves_wanted() {
   static const bool wanted = [] {
     const char* env = std::getenv("CHAINSAW_SW_MOVES");
@@ -178,10 +195,12 @@ auto reduce_kernel(const PassContext& c) {
 
 // One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
 // (measured: 1.58 waves cost the 3e6-D evaluation 40% of its time).
-inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_per_sm) {
+inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_per_sm,
+                                int lane_genes = kVec) {
   const int wave = c.sm_count * std::min(blocks_per_sm, 2048 / kThreads);
   ReduceShape s = ReduceShape::make(c.slice_genes,
-                                    spread == Spread::kOneRow ? wave : std::max(1, wave / c.batch));
+                                    spread == Spread::kOneRow ? wave : std::max(1, wave / c.batch),
+                                    lane_genes);
   s.dim = c.dim;
   s.first_slice = c.first_slice;
   s.gene_base = c.gene_base;
@@ -199,7 +218,7 @@ ReduceShape launch_reduce(const PassContext& c, const Op& op, const Term& term, 
   CHAINSAW_EXPECTS(rows >= 1 && rows <= c.max_rows, "batched launch exceeds its rows");
   int blocks = blocks_per_sm<Term, Op>(c);
   if (blocks_cap > 0) blocks = std::min(blocks, blocks_cap);
-  ReduceShape s = launch_shape(c, spread, blocks);
+  ReduceShape s = launch_shape(c, spread, blocks, LaneGenes<Op>::value);
   // Sharded: every rank reduces its slice, the partials are exchanged, and each rank finishes
   // the rows alike. Element-wise passes (NoTerm) reduce nothing and finish on their own.
   using Partial = typename Term::Partial;
@@ -256,7 +275,8 @@ class FusedPasses {
   // Blocks per SM of the move kernel (of context c's layout): the engine caps the step's
   // launches at the lowest.
   virtual int solis_wets_move_blocks_per_sm(const PassContext& c) const = 0;
-  // Both moves of a step in one pass (SwBothMovesOp), for functions evaluated as they are made.
+  // Both moves of a step in one pass (SwBothMovesOp<c.sw_lane_genes>), for functions evaluated
+  // as they are made.
   virtual ReduceShape solis_wets_both_moves(const PassContext& c, const real_t* x,
                                             const real_t* bias, const SolisWetsParams& params,
                                             curandState* rng_in, curandState* rng_out,
@@ -324,36 +344,51 @@ class FusedPassesFor final : public FusedPasses {
   ReduceShape solis_wets_both_moves(const PassContext& c, const real_t* x, const real_t* bias,
                                     const SolisWetsParams& params, curandState* rng_in,
                                     curandState* rng_out, int blocks_cap) const override {
-    const SwBothMovesOp op{c.sw_state, x, bias, c.lower, c.upper, c.dim, params, c.invalid};
-    return launch_reduce(c, op, PairTerm<Term>{term_}, Spread::kOneRow, 1, rng_in, rng_out,
-                         blocks_cap);
+    return with_sw_lane(c, [&](auto lane) {
+      const SwBothMovesOp<lane.value> op{c.sw_state, x,     bias,  c.lower, c.upper,
+                                         c.dim,      params, c.invalid};
+      return launch_reduce(c, op, PairTerm<Term>{term_}, Spread::kOneRow, 1, rng_in, rng_out,
+                           blocks_cap);
+    });
   }
   int solis_wets_both_moves_blocks_per_sm(const PassContext& c) const override {
-    return blocks_per_sm<PairTerm<Term>, SwBothMovesOp>(c);
+    return with_sw_lane(c, [&](auto lane) {
+      return blocks_per_sm<PairTerm<Term>, SwBothMovesOp<lane.value>>(c);
+    });
   }
   bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                         const SolisWetsParams& params, int slot, int blocks_cap) const override {
     // Both variants take the same decisions to the bit; the one that draws dif again may hold a
     // grid that the other cannot.
-    return (step_dif != nullptr &&
-            launch_chain<true>(c, x, bias, step_dif, params, slot, blocks_cap)) ||
-           launch_chain<false>(c, x, bias, nullptr, params, slot, blocks_cap);
+    return with_sw_lane(c, [&](auto lane) {
+      return (step_dif != nullptr &&
+              launch_chain<true, lane.value>(c, x, bias, step_dif, params, slot, blocks_cap)) ||
+             launch_chain<false, lane.value>(c, x, bias, nullptr, params, slot, blocks_cap);
+    });
   }
 
  private:
-  template <bool kKeepsDif>
+  // f(std::integral_constant<int, L>) for the context's Solis-Wets lane width L.
+  template <class F>
+  static auto with_sw_lane(const PassContext& c, const F& f) {
+    if (c.sw_lane_genes == kShortLane) return f(std::integral_constant<int, kShortLane>{});
+    CHAINSAW_EXPECTS(c.sw_lane_genes == kVec, "a Solis-Wets lane takes kVec or kShortLane genes");
+    return f(std::integral_constant<int, kVec>{});
+  }
+
+  template <bool kKeepsDif, int L>
   bool launch_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                     const SolisWetsParams& params, int slot, int blocks_cap) const {
     CHAINSAW_EXPECTS(!c.sliced(), "the Solis-Wets chain kernel takes whole rows");
     static const int resident = [] {  // the grid must be co-resident: at most these per SM
       int n = 0;
       CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &n, sw_chain_kernel<Term, kKeepsDif>, kThreads, 0));
+          &n, sw_chain_kernel<Term, kKeepsDif, L>, kThreads, 0));
       return n;
     }();
-    const ReduceShape s = launch_shape(c, Spread::kOneRow, blocks_cap);
+    const ReduceShape s = launch_shape(c, Spread::kOneRow, blocks_cap, L);
     if (s.blocks_x > resident * c.sm_count) return false;
-    const SwBothMovesOp op{c.sw_state, x, bias, c.lower, c.upper, c.dim, params, c.invalid};
+    const SwBothMovesOp<L> op{c.sw_state, x, bias, c.lower, c.upper, c.dim, params, c.invalid};
     cudaLaunchAttribute cooperative{};
     cooperative.id = cudaLaunchAttributeCooperative;
     cooperative.val.cooperative = 1;
@@ -364,8 +399,8 @@ class FusedPassesFor final : public FusedPasses {
     config.attrs = &cooperative;
     config.numAttrs = s.blocks_x > 1 ? 1 : 0;  // one block needs no grid barrier
     using Partial = typename PairTerm<Term>::Partial;
-    CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, sw_chain_kernel<Term, kKeepsDif>, op, term_, s,
-                                         c.rng, static_cast<Partial*>(c.partials), step_dif,
+    CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, sw_chain_kernel<Term, kKeepsDif, L>, op, term_,
+                                         s, c.rng, static_cast<Partial*>(c.partials), step_dif,
                                          c.slot_fitness, slot));
     CHAINSAW_CUDA_CHECK_LAUNCH();
     return true;
