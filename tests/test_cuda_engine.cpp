@@ -561,7 +561,7 @@ TEST(CudaSolisWets, ShortLanesBelowAFullGridOtherwiseWholeLanes) {
   std::vector<std::vector<real_t>> moved;
   for (const bool short_lanes : {true, false}) {
     CudaEngine engine(config, problem);
-    EXPECT_EQ(engine.save_rng().layout.find("sw-lane=") != std::string::npos, true);
+    EXPECT_NE(engine.save_rng().layout.find("sw-lane="), std::string::npos);
     engine.set_solis_wets_short_lanes(short_lanes);
     EXPECT_EQ(engine.save_rng().layout.find("sw-lane=") != std::string::npos, short_lanes);
     const auto x0 = random_genes(problem, 5);

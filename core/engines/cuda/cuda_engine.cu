@@ -8,6 +8,7 @@
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 
 #include "core/engines/cuda/builtin_passes.hpp"
@@ -54,6 +55,10 @@ struct LaunchPlan {
   std::size_t one_row_states() const {
     return static_cast<std::size_t>(std::max(single.blocks_x, sw_step.blocks_x)) * kThreads;
   }
+  // The shape of a one-row launch of `genes` in runs of lane_genes per lane, every SM full.
+  static ReduceShape one_row(Dim genes, int sm_count, int lane_genes = device::kVec) {
+    return ReduceShape::make(genes, sm_count * (2048 / kThreads), lane_genes);
+  }
 
   static LaunchPlan make(const Config& config, Dim problem_dim, Dim slice_genes, int sm_count) {
     const Dim dim = slice_genes;
@@ -61,9 +66,9 @@ struct LaunchPlan {
     p.sm_count = sm_count;
     p.batch = std::max(1, config.batch);
     const int blocks_per_sm = 2048 / kThreads;
-    p.single = ReduceShape::make(dim, sm_count * blocks_per_sm);
+    p.single = one_row(dim, sm_count);
     p.sw_lane = device::sw_lane_genes(problem_dim, sm_count);
-    p.sw_step = ReduceShape::make(dim, sm_count * blocks_per_sm, p.sw_lane);
+    p.sw_step = one_row(dim, sm_count, p.sw_lane);
     const int batch_blocks = std::max(1, sm_count * blocks_per_sm / std::max(1, config.batch));
     p.batched = ReduceShape::make(dim, batch_blocks);
     p.rng_rows = std::max(config.population_size, config.batch);
@@ -1150,27 +1155,26 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   device::PassContext ctx = m.context();
   // Short runs per lane only for both moves in one pass; the separate moves take kVec genes.
   if (separate_moves) ctx.sw_lane_genes = device::kVec;
-  const bool short_lanes = ctx.sw_lane_genes == device::kShortLane;
   const bool chain = !separate_moves && m.sw_chain && !ctx.sliced();
   real_t* const candidate = stored ? m.candidate.data() : nullptr;
-  // The apply step of a success (SwApplyOp in the lane runs of the moves).
+  // f(the apply step of a success): SwApplyOp in the lane runs of the moves.
+  const auto with_apply = [&](const auto& f) {
+    return device::with_sw_lane(ctx, [&](auto lane) {
+      return f(device::SwApplyOp<lane.value>{m.sw_state.data(), x, bias, m.problem.lower,
+                                             m.problem.upper, m.sw_params, m.fitness.data(),
+                                             request.slot});
+    });
+  };
   const auto launch_apply = [&](curandState* states, int cap) {
-    const auto launch_op = [&](auto op) {
-      device::launch_reduce(ctx, op, device::NoTerm{}, Spread::kOneRow, 1, states, states, cap);
-    };
-    if (short_lanes)
-      launch_op(device::SwApplyOp<device::kShortLane>{m.sw_state.data(), x, bias,
-                                                      m.problem.lower, m.problem.upper,
-                                                      m.sw_params, m.fitness.data(), request.slot});
-    else
-      launch_op(device::SwApplyOp<>{m.sw_state.data(), x, bias, m.problem.lower, m.problem.upper,
-                                    m.sw_params, m.fitness.data(), request.slot});
+    with_apply([&](const auto& apply) {
+      device::launch_reduce(ctx, apply, device::NoTerm{}, Spread::kOneRow, 1, states, states, cap);
+    });
   };
   curandState* buffers[2] = {m.rng.data(), m.rng_alt.data()};
   // The moves and the apply step map genes to threads alike (they draw the same dif): one shape.
-  const int apply_blocks =
-      short_lanes ? device::blocks_per_sm<device::NoTerm, device::SwApplyOp<device::kShortLane>>(ctx)
-                  : device::blocks_per_sm<device::NoTerm, device::SwApplyOp<>>(ctx);
+  const int apply_blocks = with_apply([&](const auto& apply) {
+    return device::blocks_per_sm<device::NoTerm, std::decay_t<decltype(apply)>>(ctx);
+  });
   const int blocks_cap =
       external         ? m.external_sw_blocks_cap()
       : separate_moves ? std::min(m.passes->solis_wets_move_blocks_per_sm(ctx), apply_blocks)
@@ -1429,8 +1433,7 @@ void CudaEngine::set_solis_wets_chain_keeps_dif(bool keeps) { impl_->sw_keeps_di
 void CudaEngine::set_solis_wets_short_lanes(bool short_lanes) {
   Impl& m = *impl_;
   const int genes = short_lanes ? device::kShortLane : device::kVec;
-  const ReduceShape step =
-      ReduceShape::make(m.layout.slice_genes, m.launch.sm_count * (2048 / kThreads), genes);
+  const ReduceShape step = LaunchPlan::one_row(m.layout.slice_genes, m.launch.sm_count, genes);
   const std::size_t states = static_cast<std::size_t>(step.blocks_x) * kThreads;
   CHAINSAW_EXPECTS(states <= m.launch.rng_states && states <= m.launch.one_row_states() &&
                        4 * static_cast<std::size_t>(step.blocks_x) <= m.launch.partial_slots,

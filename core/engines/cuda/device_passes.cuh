@@ -105,6 +105,14 @@ inline int sw_lane_genes(Dim dim, int sm_count) {
   const Dim blocks = (dim + short_tiles_per_block - 1) / short_tiles_per_block;
   return blocks <= 2 * static_cast<Dim>(sm_count) ? kShortLane : kVec;
 }
+// f(std::integral_constant<int, L>) for the context's Solis-Wets lane width L: the operations of
+// a step are instantiated for both widths and picked here.
+template <class F>
+auto with_sw_lane(const PassContext& c, const F& f) {
+  if (c.sw_lane_genes == kShortLane) return f(std::integral_constant<int, kShortLane>{});
+  CHAINSAW_EXPECTS(c.sw_lane_genes == kVec, "a Solis-Wets lane takes kVec or kShortLane genes");
+  return f(std::integral_constant<int, kVec>{});
+}
 
 // Programmatic dependent launch: each reduction is scheduled onto the SMs while the stream's
 // previous kernel drains, and waits on the device for it to finish (fitness/device_reduce.cuh),
@@ -368,14 +376,6 @@ class FusedPassesFor final : public FusedPasses {
   }
 
  private:
-  // f(std::integral_constant<int, L>) for the context's Solis-Wets lane width L.
-  template <class F>
-  static auto with_sw_lane(const PassContext& c, const F& f) {
-    if (c.sw_lane_genes == kShortLane) return f(std::integral_constant<int, kShortLane>{});
-    CHAINSAW_EXPECTS(c.sw_lane_genes == kVec, "a Solis-Wets lane takes kVec or kShortLane genes");
-    return f(std::integral_constant<int, kVec>{});
-  }
-
   template <bool kKeepsDif, int L>
   bool launch_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                     const SolisWetsParams& params, int slot, int blocks_cap) const {
