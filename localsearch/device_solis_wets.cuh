@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cooperative_groups.h>
+#include <cstdint>
 
 #include "localsearch/solis_wets.hpp"
 #include "ssga/device_ops.cuh"
@@ -488,17 +489,29 @@ struct SwSettleStepOp {
   }
 };
 
-// Reads what another block wrote before a grid-wide barrier: from L2 (ld.global.cg), never from
-// a line this SM's L1 may still hold from an earlier step.
+// T's words at p, read from L2 as Words (ld.global.cg).
+template <class Word, class T>
+__device__ __forceinline__ T words_from_l2(const T* p) {
+  T value;
+  Word* dst = reinterpret_cast<Word*>(&value);
+  const Word* src = reinterpret_cast<const Word*>(p);
+  #pragma unroll
+  for (std::size_t i = 0; i < sizeof(T) / sizeof(Word); ++i) dst[i] = __ldcg(src + i);
+  return value;
+}
+// Reads what another block wrote before a grid-wide barrier: from L2, never from a line this
+// SM's L1 may still hold from an earlier step. In the widest words the address allows: after
+// the barrier every block reads all the step's partials at once, and 4-byte loads multiplied
+// the requests to those same lines of L2 (four per 16-byte partial).
 template <class T>
 __device__ T load_from_l2(const T* p) {
   static_assert(sizeof(T) % sizeof(int) == 0, "read as ints");
-  T value;
-  int* dst = reinterpret_cast<int*>(&value);
-  const int* src = reinterpret_cast<const int*>(p);
-  #pragma unroll
-  for (std::size_t i = 0; i < sizeof(T) / sizeof(int); ++i) dst[i] = __ldcg(src + i);
-  return value;
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  if constexpr (sizeof(T) % sizeof(int4) == 0)
+    if (address % sizeof(int4) == 0) return words_from_l2<int4>(p);
+  if constexpr (sizeof(T) % sizeof(int2) == 0)
+    if (address % sizeof(int2) == 0) return words_from_l2<int2>(p);
+  return words_from_l2<int>(p);
 }
 template <class Partial>
 struct L2Items {

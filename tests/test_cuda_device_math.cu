@@ -158,5 +158,28 @@ TEST(CudaDeviceMath, CosTwoPiIsWithin4e16OfLongDoubleCos) {
   EXPECT_LT(std::fabs(out[3]), 1e-16);
 }
 
+__global__ void rastrigin_term_kernel(const double* z, int n, double* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = detail::rastrigin_term(z[i]);
+}
+
+// The host's bound (tests/test_host_rng.cpp) holds for the GPU's contracted polynomial too.
+TEST(CudaDeviceMath, RastriginTermIsWithin2e13OfLongDoubleRelative) {
+  REQUIRE_GPU();
+  std::vector<double> z = rastrigin_term_test_points();
+  z[0] = 0.0;
+  z[1] = -3.0;
+  DeviceBuffer<double> z_d(z.size()), out_d(z.size());
+  CHAINSAW_CUDA_TRY(cudaMemcpy(z_d.data(), z.data(), z_d.bytes(), cudaMemcpyHostToDevice));
+  const int n = static_cast<int>(z.size());
+  rastrigin_term_kernel<<<(n + 255) / 256, 256>>>(z_d.data(), n, out_d.data());
+  CHAINSAW_CUDA_CHECK_LAUNCH();
+  std::vector<double> out(z.size());
+  CHAINSAW_CUDA_TRY(cudaMemcpy(out.data(), out_d.data(), out_d.bytes(), cudaMemcpyDeviceToHost));
+  EXPECT_LT(rastrigin_term_worst_relative_error(z, out), 2e-13);
+  EXPECT_EQ(out[0], 0.0);
+  EXPECT_EQ(out[1], 9.0);
+}
+
 }  // namespace
 }  // namespace chainsaw::test

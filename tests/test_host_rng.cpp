@@ -34,6 +34,19 @@ TEST(HostRng, CosTwoPiIsWithin4e16OfLongDoubleCosAtRandomPoints) {
   EXPECT_EQ(detail::cos_two_pi(-3.0), 1.0);
 }
 
+// Relative, also next to the integers: there the term is ~198 z^2 and its float64 cosine form
+// was off by an absolute 3e-15.
+TEST(HostRng, RastriginTermIsWithin2e13OfLongDoubleRelative) {
+  const std::vector<double> z = rastrigin_term_test_points();
+  std::vector<double> terms(z.size());
+  for (std::size_t n = 0; n < z.size(); ++n) terms[n] = detail::rastrigin_term(z[n]);
+  EXPECT_LT(rastrigin_term_worst_relative_error(z, terms), 2e-13);
+  EXPECT_EQ(detail::rastrigin_term(0.0), 0.0);
+  EXPECT_EQ(detail::rastrigin_term(-3.0), 9.0);
+  EXPECT_NEAR(detail::rastrigin_term(0.5), 20.25, 20.25 * 2e-13);
+  EXPECT_NEAR(detail::rastrigin_term(1e-9), (1.0 + 20.0 * 9.869604401089358) * 1e-18, 1e-28);
+}
+
 // Griewank's arguments z / sqrt(i) (|z| <= 1200), points next to the multiples of pi/2 (where
 // the reduction's k changes and cos crosses 0), and the far end of the stated range.
 TEST(HostRng, CosPolynomialIsWithin6e16OfLongDoubleCosAtRandomPoints) {

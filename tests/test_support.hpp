@@ -78,6 +78,45 @@ inline long double cos_two_pi_reference(double z) {
   return std::cos(two_pi * r);
 }
 
+// The points at which both backends' Rastrigin term is held to rastrigin_term_reference: the
+// shifted domains (|z| < 12), next to integers (the optimum, where 10 - 10 cos(2 pi z) cancels),
+// next to half-integers (the end of the term's polynomial) and far out (|z| < 10^6).
+inline std::vector<double> rastrigin_term_test_points() {
+  std::mt19937_64 gen(12);
+  std::uniform_real_distribution<double> near(-12.0, 12.0), far(-1.0e6, 1.0e6), nudge(-1.0, 1.0);
+  std::uniform_int_distribution<int> whole(-12, 12), digits(3, 15);
+  std::vector<double> z(200000);
+  for (std::size_t n = 0; n < z.size(); ++n) {
+    const double offset = nudge(gen) * std::pow(10.0, -digits(gen));
+    switch (n % 4) {
+      case 0: z[n] = near(gen); break;
+      case 1: z[n] = whole(gen) + offset; break;
+      case 2: z[n] = whole(gen) + 0.5 + offset; break;
+      default: z[n] = far(gen);
+    }
+  }
+  return z;
+}
+// z^2 + 20 sin^2(pi z) in long double, z reduced exactly: the identity the term computes, as
+// its cosine form would cancel near the integers even in long double.
+inline long double rastrigin_term_reference(double z) {
+  const long double pi = 3.141592653589793238462643383279502884L;
+  const long double zl = static_cast<long double>(z);
+  const long double s = std::sin(pi * (zl - std::nearbyint(zl)));
+  return zl * zl + 20.0L * s * s;
+}
+// The largest relative error of `terms` (the term at rastrigin_term_test_points()).
+inline double rastrigin_term_worst_relative_error(const std::vector<double>& z,
+                                                  const std::vector<double>& terms) {
+  double worst = 0.0;
+  for (std::size_t n = 0; n < z.size(); ++n) {
+    const long double want = rastrigin_term_reference(z[n]);
+    const long double error = std::fabs(static_cast<long double>(terms[n]) - want);
+    worst = std::max(worst, static_cast<double>(want > 0.0L ? error / want : error));
+  }
+  return worst;
+}
+
 // A configuration for engine-level tests: the defaults of algorithm.md with a small population.
 inline Config small_config(const std::string& function, Dim dim, std::uint64_t seed = 1,
                            int population_size = 6, int batch = 4) {
