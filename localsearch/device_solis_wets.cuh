@@ -238,14 +238,11 @@ struct SwBothMovesOp {
   SolisWetsParams params;
   unsigned long long* invalid = nullptr;  // the count of NaN and -inf values (MayBeInvalid terms)
   __device__ bool active() const { return sw_move_active(true, state); }
-  __device__ void produce(int row, Dim j0, int n, Values& v, curandState& rng) const {
-    produce_with(state->rho, state->bias_scale, row, j0, n, v, rng);
-  }
-  // rho and the bias scale given (produce passes the state's; the chain kernel's step calls
-  // sw_both_candidates_run itself, with the row that keeps its dif).
-  __device__ void produce_with(double step_rho, double scale, int, Dim j0, int n, Values& v,
-                               curandState& rng) const {
-    sw_both_candidates_run(step_rho, scale, x + j0, bias + j0, n, rng, lower, upper, v[0], v[1]);
+  // The chain kernel's step makes the same candidates with its rho and scale from registers
+  // (SwChainStepOp).
+  __device__ void produce(int, Dim j0, int n, Values& v, curandState& rng) const {
+    sw_both_candidates_run(state->rho, state->bias_scale, x + j0, bias + j0, n, rng, lower,
+                           upper, v[0], v[1]);
   }
   // Settles the step in s from its two partials: the forward value counts as an evaluation,
   // the backward one only when the forward move failed and the application has one left. A
