@@ -115,9 +115,8 @@ CHAINSAW_HD double root_twenty_sin_pi_coefficient(int i) {
 // z^2 + 20 sin^2(pi z): r = z - rint(z) is exact and s = sqrt(20) sin(pi r) one polynomial
 // (above), so the term is within 2e-13 of its value, relative (tests/test_host_rng.cpp), also
 // near the optimum, where 10 - 10 cos(2 pi z) cancelled (an error of ~1e-15, twice the term
-// itself at |z| = 2e-9). It takes 13
-// float64 operations instead of 21: the Solis-Wets steps of Rastrigin evaluate two per gene
-// (docs/performance.md).
+// itself at |z| = 2e-9). It takes 13 float64 operations instead of 21: the Solis-Wets steps of
+// Rastrigin evaluate two per gene (docs/performance.md).
 CHAINSAW_HD double rastrigin_term(double z) {
   const double r = z - rint_by_shifter(z);  // in [-1/2, 1/2]
   const double u = r * r;
