@@ -189,23 +189,30 @@ __device__ void accumulate_lane(const Term& term, Partial& p, const double (&v)[
   }
 }
 
-// Two candidates reduced in one sweep (the Solis-Wets step's forward and backward moves share
-// their loads and normals): each keeps its own partial, combined in the same tree as alone.
-template <class P>
-struct PairPartial {
+// K rows reduced in one sweep, each keeping its own partial, combined in the same tree as
+// alone: the Solis-Wets step's forward and backward candidates (a pair: they share their loads
+// and normals), NAM's distances of a child's mother to its candidates (the mother read once).
+template <class P, int K>
+struct PartialSet {
   static constexpr bool kOrdered = P::kOrdered;
-  P first{};
-  P second{};
-  __device__ static PairPartial combine(const PairPartial& a, const PairPartial& b) {
-    return {P::combine(a.first, b.first), P::combine(a.second, b.second)};
+  P part[K]{};
+  __device__ static PartialSet combine(const PartialSet& a, const PartialSet& b) {
+    PartialSet r;
+    #pragma unroll
+    for (int k = 0; k < K; ++k) r.part[k] = P::combine(a.part[k], b.part[k]);
+    return r;
   }
 };
-template <class Term>
-struct PairTerm {
-  using Partial = PairPartial<typename Term::Partial>;
+template <class Term, int K>
+struct TermSet {
+  using Partial = PartialSet<typename Term::Partial, K>;
   static constexpr bool kSliceable = Sliceable<Term>::value;
   Term term;
 };
+template <class P>
+using PairPartial = PartialSet<P, 2>;
+template <class Term>
+using PairTerm = TermSet<Term, 2>;
 // The genes of a lane's run of an operation's: kVec unless it declares kLaneGenes (kShortLane).
 template <class Op, class = void>
 struct LaneGenes : std::integral_constant<int, kVec> {};
@@ -213,7 +220,7 @@ template <class Op>
 struct LaneGenes<Op, std::void_t<decltype(Op::kLaneGenes)>>
     : std::integral_constant<int, Op::kLaneGenes> {};
 // The values an operation produces per lane: one candidate's (double[L]) unless it declares
-// Values (PairTerm's operations: double[2][L]). Holding them as stored genes (real_t) instead
+// Values (TermSet's operations: double[K][L]). Holding them as stored genes (real_t) instead
 // took registers off the one-pass Solis-Wets kernel but made the 10^6-D Rastrigin run slower
 // (docs/performance.md, "What we tried").
 template <class Op, class = void>
@@ -224,11 +231,11 @@ template <class Op>
 struct OpValues<Op, std::void_t<typename Op::Values>> {
   using type = typename Op::Values;
 };
-template <class Term, class Partial, int L>
-__device__ void accumulate_lane(const PairTerm<Term>& pair, PairPartial<Partial>& p,
-                                const double (&v)[2][L], Dim j0, int n, int row) {
-  accumulate_lane(pair.term, p.first, v[0], j0, n, row);
-  accumulate_lane(pair.term, p.second, v[1], j0, n, row);
+template <class Term, class Partial, int K, int L>
+__device__ void accumulate_lane(const TermSet<Term, K>& set, PartialSet<Partial, K>& p,
+                                const double (&v)[K][L], Dim j0, int n, int row) {
+  #pragma unroll
+  for (int k = 0; k < K; ++k) accumulate_lane(set.term, p.part[k], v[k], j0, n, row);
 }
 
 template <class Partial>

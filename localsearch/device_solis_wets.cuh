@@ -149,22 +149,18 @@ __device__ __forceinline__ void scale_genes(double scale, int n, real_t (&bs)[L]
   }
 }
 
-// A lane's run of n genes of both candidates of a step: x' = clip(x + b + dif) and
-// x'' = clip(x - b - dif), b the stored bias at `scale`, dif = rho N(0, 1) drawn from rng.
-// Out: real_t to store them, double for a reduction (SwBothMovesOp: written in place, which
-// keeps its kernels' registers). dif_out, where given, receives the run's dif (the chain kernel
-// applies a success from it instead of drawing the normals again).
+// A lane's run of n genes of both candidates of a step from x and the bias b in registers (b
+// at scale 1, or times the step's scale already): x' = clip(x + b + dif) and
+// x'' = clip(x - b - dif), dif = rho N(0, 1) drawn from rng. Out: real_t to store them, double
+// for a reduction (SwBothMovesOp: written in place, which keeps its kernels' registers).
+// dif_out, where given, receives the run's dif (the chain kernel applies a success from it
+// instead of drawing the normals again).
 template <class Out, int L>
-__device__ __forceinline__ void sw_both_candidates_run(double step_rho, double scale,
-                                                       const real_t* x, const real_t* bias, int n,
-                                                       curandState& rng, double lower,
-                                                       double upper, Out (&forward)[L],
-                                                       Out (&backward)[L],
-                                                       real_t* dif_out = nullptr) {
-  real_t xs[L], bs[L];
-  load_genes(x, n, xs);
-  load_genes(bias, n, bs);
-  scale_genes(scale, n, bs);
+__device__ __forceinline__ void sw_both_candidates_of(const real_t (&xs)[L], const real_t (&bs)[L],
+                                                      double step_rho, int n, curandState& rng,
+                                                      double lower, double upper,
+                                                      Out (&forward)[L], Out (&backward)[L],
+                                                      real_t* dif_out) {
   real_t dif[L];
   normal01_run(rng, n, dif);
   const real_t rho = static_cast<real_t>(step_rho);
@@ -179,6 +175,20 @@ __device__ __forceinline__ void sw_both_candidates_run(double step_rho, double s
     forward[k] = sw_forward_gene(xs[k], bs[k], dif[k], lower, upper);
     backward[k] = sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
   }
+}
+// The same from x and the stored bias at `scale` in memory.
+template <class Out, int L>
+__device__ __forceinline__ void sw_both_candidates_run(double step_rho, double scale,
+                                                       const real_t* x, const real_t* bias, int n,
+                                                       curandState& rng, double lower,
+                                                       double upper, Out (&forward)[L],
+                                                       Out (&backward)[L],
+                                                       real_t* dif_out = nullptr) {
+  real_t xs[L], bs[L];
+  load_genes(x, n, xs);
+  load_genes(bias, n, bs);
+  scale_genes(scale, n, bs);
+  sw_both_candidates_of(xs, bs, step_rho, n, rng, lower, upper, forward, backward, dif_out);
 }
 
 // Settles in s a step whose two candidates were both evaluated; value(forward) gives a
@@ -252,7 +262,7 @@ struct SwBothMovesOp {
   __device__ void settle(SwDeviceState& s, const PairTerm<Term>& pair,
                          const typename PairTerm<Term>::Partial& p) const {
     sw_settle_both(s, params, [&](bool forward) {
-      return ranked_value(pair.term, forward ? p.first : p.second, dim, invalid);
+      return ranked_value(pair.term, forward ? p.part[0] : p.part[1], dim, invalid);
     });
   }
   template <class Term>
@@ -288,14 +298,12 @@ struct SwScaleBiasOp {
   }
 };
 
-// A lane's run of n genes after a successful step (phase), with the bias bs at scale 1 and the
-// step's dif: x moves and the bias updates, both written.
+// A lane's run of n genes after a successful step (phase), in registers: x moves and the bias
+// bs (at scale 1) updates with the step's dif.
 template <int L>
-__device__ __forceinline__ void sw_success_run(int phase, real_t* x, real_t* bias,
-                                               real_t (&bs)[L], const real_t (&dif)[L], int n,
-                                               double lower, double upper) {
-  real_t xs[L];
-  load_genes(x, n, xs);
+__device__ __forceinline__ void sw_success_move(int phase, real_t (&xs)[L], real_t (&bs)[L],
+                                                const real_t (&dif)[L], int n, double lower,
+                                                double upper) {
   const bool fwd = phase == kSwForwardSuccess;
   #pragma unroll
   for (int k = 0; k < L; ++k)  // unrolled: the arrays stay in registers
@@ -305,6 +313,15 @@ __device__ __forceinline__ void sw_success_run(int phase, real_t* x, real_t* bia
     bs[k] = fwd ? sw_bias_after_forward_success(bs[k], dif[k])
                 : sw_bias_after_backward_success(bs[k], dif[k]);
   }
+}
+// The same on x in memory: x and the bias written.
+template <int L>
+__device__ __forceinline__ void sw_success_run(int phase, real_t* x, real_t* bias,
+                                               real_t (&bs)[L], const real_t (&dif)[L], int n,
+                                               double lower, double upper) {
+  real_t xs[L];
+  load_genes(x, n, xs);
+  sw_success_move(phase, xs, bs, dif, n, lower, upper);
   store_genes(x, n, xs);
   store_genes(bias, n, bs);
 }
@@ -517,26 +534,49 @@ struct L2Items {
 };
 
 // The chain kernel's step: SwBothMovesOp's pass with the step's rho and bias scale from
-// registers, kKeepsDif storing the step's dif in the row `dif`.
+// registers, kKeepsDif storing the step's dif in the row `dif`. Where it keeps dif, the last
+// step's success (`pending`: its phase, else kSwIdle) is applied here, to each run before its
+// candidates are made, from the dif that step kept and the bias at that step's scale: x and the
+// bias are read once for the move and the new candidates, not once more by a pass of their own.
+// The bias is at scale 1 after a success, so the candidates take it as moved.
 template <int L, bool kKeepsDif>
 struct SwChainStepOp {
   const SwBothMovesOp<L>& moves;
+  real_t* x;
+  real_t* bias;
   double rho, scale;
   real_t* dif;
+  int pending = kSwIdle;
+  double pending_scale = 1.0;
   static constexpr int kLaneGenes = L;
   using Values = typename SwBothMovesOp<L>::Values;
   __device__ void produce(int, Dim j0, int n, Values& v, curandState& r) const {
-    sw_both_candidates_run(rho, scale, moves.x + j0, moves.bias + j0, n, r, moves.lower,
-                           moves.upper, v[0], v[1], kKeepsDif ? dif + j0 : nullptr);
+    if constexpr (kKeepsDif) {
+      if (pending != kSwIdle) {
+        real_t xs[L], bs[L], last_dif[L];
+        load_genes(x + j0, n, xs);
+        load_genes(bias + j0, n, bs);
+        load_genes(dif + j0, n, last_dif);
+        scale_genes(pending_scale, n, bs);
+        sw_success_move(pending, xs, bs, last_dif, n, moves.lower, moves.upper);
+        store_genes(x + j0, n, xs);
+        store_genes(bias + j0, n, bs);
+        sw_both_candidates_of(xs, bs, rho, n, r, moves.lower, moves.upper, v[0], v[1], dif + j0);
+        return;
+      }
+    }
+    sw_both_candidates_run(rho, scale, x + j0, bias + j0, n, r, moves.lower, moves.upper, v[0],
+                           v[1], kKeepsDif ? dif + j0 : nullptr);
   }
 };
 
 // A whole Solis-Wets application in one launch (the chain kernel): each step is SwBothMovesOp's
 // pass; every block publishes its partial, a grid-wide barrier, then every block combines all
 // the partials in order and settles the step for itself (the same decision everywhere: no block
-// waits on another's reduction, and no state goes through memory); every thread then applies an
-// accepted move to its own genes: kKeepsDif, with the dif it stored in step_dif (one row) as
-// it made the candidates; otherwise drawing dif again from its state at the step's start. No
+// waits on another's reduction, and no state goes through memory); every thread applies an
+// accepted move to its own genes: kKeepsDif, in the next step's pass (SwChainStepOp), with the
+// dif it stored in step_dif (one row) as it made the candidates; otherwise right after the
+// decision, drawing dif again from its state at the step's start. No
 // host launch, copy or decision per step. The stored dif pays where the row stays in L2 beside
 // x and the bias, and costs where it pushes them out (docs/performance.md); two variants, for a
 // branch between the two applies took 145-188 registers, which halved the co-resident grid.
@@ -549,8 +589,18 @@ struct SwChainStepOp {
 // block_partials (2 x grid pairs), so a block's next step never overwrites a partial that a
 // slower block still reads.
 // A grid of one block needs no barrier beyond the block's.
+// The chain kernel that keeps dif, in whole lanes, is bounded to two blocks per SM (128
+// registers), the residency that holds its grid at 10^6-D. Unbounded, the fold of the apply
+// into the pass took Griewank's to 166 registers and Salomon's to 156, and the kernel then fell
+// back to the one that draws dif again. Not for ordered partials (Schwefel 1.2): bounded, its
+// kernel spilled 296 bytes and ran slower than its fallback. Where not bounded, no minimum at
+// all: `__launch_bounds__(kThreads, 1)` is not the same as none (docs/performance.md).
 template <class Term, bool kKeepsDif, int L>
-__global__ void __launch_bounds__(kThreads)
+inline constexpr bool kChainTwoBlocksPerSm =
+    kKeepsDif && L == kVec && !Term::Partial::kOrdered;
+
+template <class Term, bool kKeepsDif, int L>
+__global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, kKeepsDif, L> ? 2 : 0)
     sw_chain_kernel(SwBothMovesOp<L> op, Term term, ReduceShape shape, curandState* rng_states,
                     PairPartial<typename Term::Partial>* block_partials, real_t* step_dif,
                     double* slot_fitness, int slot) {
@@ -577,12 +627,14 @@ __global__ void __launch_bounds__(kThreads)
   if (threadIdx.x == 0) state = load_from_l2(op.state);
   __syncthreads();
   int half = 0;  // which half of block_partials this step's partials go to
+  int pending = kSwIdle;  // kKeepsDif: the last step's success, applied by the next pass
+  double pending_scale = 1.0;
   while (state.evaluations < state.budget) {
     const double rho = state.rho, scale = state.bias_scale;  // the step's
     const curandState step_start = rng;
-    const Partial warp_partial =
-        reduce_warp_tiles(SwChainStepOp<L, kKeepsDif>{op, rho, scale, step_dif}, pair, 0,
-                          first_tile, end_tile, 0, shape.dim, 0, rng);
+    const Partial warp_partial = reduce_warp_tiles(
+        SwChainStepOp<L, kKeepsDif>{op, x, bias, rho, scale, step_dif, pending, pending_scale},
+        pair, 0, first_tile, end_tile, 0, shape.dim, 0, rng);
     if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
     __syncthreads();  // also: every thread has read the step's state
     Partial total =
@@ -605,20 +657,26 @@ __global__ void __launch_bounds__(kThreads)
     }
     __syncthreads();
     const int phase = step_phase;
-    if (phase == kSwForwardSuccess || phase == kSwBackwardSuccess) {
-      curandState replay = step_start;  // unused where kKeepsDif
+    const bool success = phase == kSwForwardSuccess || phase == kSwBackwardSuccess;
+    if constexpr (kKeepsDif) {  // the next pass moves each run first (the thread's own dif)
+      pending = success ? phase : kSwIdle;
+      pending_scale = scale;
+    } else if (success) {
+      curandState replay = step_start;
       for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
-        if constexpr (kKeepsDif) {  // the thread's own dif of the step (the same runs)
-          real_t bs[L], dif[L];
-          load_genes(bias + j0, n, bs);
-          load_genes(step_dif + j0, n, dif);
-          if (scale != 1.0) scale_genes(scale, n, bs);
-          sw_success_run(phase, x + j0, bias + j0, bs, dif, n, op.lower, op.upper);
-        } else {
-          sw_apply_run<L>(phase, rho, scale, x + j0, bias + j0, n, replay, op.lower, op.upper);
-        }
+        sw_apply_run<L>(phase, rho, scale, x + j0, bias + j0, n, replay, op.lower, op.upper);
       });
     }
+  }
+  if constexpr (kKeepsDif) {  // the last step's success, with no pass after it
+    if (pending != kSwIdle)
+      for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
+        real_t bs[L], dif[L];
+        load_genes(bias + j0, n, bs);
+        load_genes(step_dif + j0, n, dif);
+        if (pending_scale != 1.0) scale_genes(pending_scale, n, bs);
+        sw_success_run(pending, x + j0, bias + j0, bs, dif, n, op.lower, op.upper);
+      });
   }
   const double final_scale = state.bias_scale;
   if (final_scale != 1.0)

@@ -9,6 +9,7 @@
 #include "fitness/device_reduce.cuh"
 #include "fitness/external_objective.hpp"
 #include "ssga/blx_alpha.hpp"
+#include "ssga/nam.hpp"
 
 namespace chainsaw::device {
 
@@ -255,6 +256,45 @@ struct DistanceOp {
   template <class Term>
   __device__ void finish(int row, const Term&, const SumPartial& p) const {
     row_out[row] = sqrt(p.sum);
+  }
+};
+
+// NAM's distances of a fused batch, a row per child: the mother's genes (specs[row].mother) are
+// read once for her K candidates (candidates[row * K + k]), each distance reduced in its own
+// tree, and the row's last block chooses the father, the candidate farthest from the mother by
+// the host loop's rule, and lists the child's slot for its evaluation. Against a row per pair
+// (DistanceOp) it reads 1 + K vectors per child instead of 2K.
+template <int K>
+struct NamDistancesOp {
+  static constexpr bool kUsesRng = false;
+  static constexpr bool kInterleavesRows = true;
+  using Values = double[K][kVec];
+  __device__ bool stores_rng() const { return false; }
+  const real_t* genes;
+  Dim pitch;
+  ChildSpec* specs;
+  const int* candidates;
+  int* slots;  // out: slots[row], the child's slot
+  __device__ bool active() const { return true; }
+  __device__ void produce(int row, Dim j0, int n, Values& v, curandState&) const {
+    real_t mother[kVec];
+    load_genes(genes + static_cast<Dim>(specs[row].mother) * pitch + j0, n, mother);
+    #pragma unroll
+    for (int c = 0; c < K; ++c) {
+      real_t candidate[kVec];
+      load_genes(genes + static_cast<Dim>(candidates[row * K + c]) * pitch + j0, n, candidate);
+      #pragma unroll
+      for (int k = 0; k < kVec; ++k)  // unrolled: v[] stays in registers
+        if (k < n) v[c][k] = static_cast<double>(mother[k]) - static_cast<double>(candidate[k]);
+    }
+  }
+  template <class Term>
+  __device__ void finish(int row, const Term&, const PartialSet<SumPartial, K>& p) const {
+    double distance[K];
+    #pragma unroll
+    for (int c = 0; c < K; ++c) distance[c] = sqrt(p.part[c].sum);
+    specs[row].father = candidates[row * K + farthest_candidate(distance, K)];
+    slots[row] = specs[row].slot;
   }
 };
 

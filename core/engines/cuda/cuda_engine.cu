@@ -549,6 +549,7 @@ struct CudaEngine::Impl {
   bool sw_keeps_dif = true;  // where sw_dif has its row
   int sw_lane = launch.sw_lane;  // genes per lane's run of a Solis-Wets step (set_solis_wets_lane)
   bool interleave_rows = device::rows_interleaved_wanted();
+  bool nam_child_rows = device::nam_child_rows_wanted();
   double rng_init_seconds = 0.0;  // curand_init of every state, timed once at construction
   PhaseTimeline timeline;         // --profile
   KernelProfile* profile = nullptr;  // --profile: the essential bytes of the passes too
@@ -857,6 +858,33 @@ struct CudaEngine::Impl {
     if (profile) count_vectors(profile, Bucket::kDistances, distinct_rows(from, to, rows), own.count);
     launch_reduce(op, device::SquareTerm{}, Spread::kBatch, rows);
   }
+  // The distances of the fused batch's children (specs staged) to their candidates (staged in
+  // rows_b; host_mothers and candidates: the same per pair), a row per child: each row's last
+  // block sets the child's father and lists its slot in rows_a. False where a child has more
+  // candidates than the rows per child take (or the environment asks for pairs): nothing is
+  // launched.
+  bool launch_nam_distances(const int* host_mothers, const int* candidates, int per_child,
+                            int count) {
+    if (!nam_child_rows || per_child < 1 || per_child > device::kNamRowCandidates) return false;
+    timeline.mark(Bucket::kDistances);
+    if (profile)
+      count_vectors(profile, Bucket::kDistances,
+                    distinct_rows(host_mothers, candidates, count * per_child), own.count);
+    // A row of K sums takes the partials of K rows of one (the plan sizes them per pair).
+    const auto launch = [&](auto k) {
+      constexpr int K = decltype(k)::value;
+      const device::NamDistancesOp<K> op{genes.data(), pitch, specs.data(), rows_b.data(),
+                                         rows_a.data()};
+      launch_reduce(op, device::TermSet<device::SquareTerm, K>{}, Spread::kBatch, count);
+    };
+    switch (per_child) {
+      case 1: launch(std::integral_constant<int, 1>{}); break;
+      case 2: launch(std::integral_constant<int, 2>{}); break;
+      case 3: launch(std::integral_constant<int, 3>{}); break;
+      default: launch(std::integral_constant<int, 4>{}); break;
+    }
+    return true;
+  }
   // Crossover of the specs staged in `specs` (slots: the children's); their f into row_out.
   // Functions evaluated apart from the pass read the children's slots from rows_a; a user
   // objective's children that go to it in gathered rows are written there by the pass too.
@@ -1105,11 +1133,13 @@ void CudaEngine::make_nam_children(ChildSpec* children, const int* candidates, i
     stage_batch_kernel<<<1, 256, 0, s>>>(m.mapped_a, m.mapped_b, m.mapped_specs, pairs, count,
                                          m.rows_a.data(), m.rows_b.data(), m.specs.data());
     CHAINSAW_CUDA_CHECK_LAUNCH();
-    m.launch_distances(m.host_a.data(), candidates, pairs);
-    // rows_a is free once the distances have read it: the children's slots for their f.
-    choose_fathers_kernel<<<(count + 127) / 128, 128, 0, s>>>(
-        m.specs.data(), m.rows_b.data(), m.row_out.data(), per_child, count, m.rows_a.data());
-    CHAINSAW_CUDA_CHECK_LAUNCH();
+    if (!m.launch_nam_distances(m.host_a.data(), candidates, per_child, count)) {
+      m.launch_distances(m.host_a.data(), candidates, pairs);
+      // rows_a is free once the distances have read it: the children's slots for their f.
+      choose_fathers_kernel<<<(count + 127) / 128, 128, 0, s>>>(
+          m.specs.data(), m.rows_b.data(), m.row_out.data(), per_child, count, m.rows_a.data());
+      CHAINSAW_CUDA_CHECK_LAUNCH();
+    }
     m.launch_children(slots.data(), count);
     publish_batch_kernel<<<1, 128, 0, s>>>(m.specs.data(), m.row_out.data(), count,
                                            m.mapped_fathers, m.mapped_out);

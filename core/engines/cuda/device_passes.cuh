@@ -162,6 +162,19 @@ inline bool rows_interleaved_wanted() {
   return wanted;
 }
 
+// NAM's distances of a fused batch take a row per child, the mother read once for her
+// candidates (NamDistancesOp, up to kNamRowCandidates of them), unless
+// CHAINSAW_NAM_DISTANCES=pairs in the environment asks for a row per pair (DistanceOp): the
+// same fathers, to measure what the rows per child save.
+inline constexpr int kNamRowCandidates = 4;
+inline bool nam_child_rows_wanted() {
+  static const bool wanted = [] {
+    const char* env = std::getenv("CHAINSAW_NAM_DISTANCES");
+    return env == nullptr || std::string(env) != "pairs";
+  }();
+  return wanted;
+}
+
 // A NAM batch of a plain run is one CUDA graph unless CHAINSAW_BATCH_GRAPHS=off in the
 // environment asks for its copies and kernels one by one: to measure what the graph saves.
 inline bool batch_graphs_wanted() {
