@@ -570,6 +570,16 @@ struct SwChainStepOp {
   }
 };
 
+// The chain kernel that keeps dif, in whole lanes, is bounded to two blocks per SM (128
+// registers), the residency that holds its grid at 10^6-D. Unbounded, the fold of the apply
+// into the pass took Griewank's to 166 registers and Salomon's to 156, and the kernel then fell
+// back to the one that draws dif again. Not for ordered partials (Schwefel 1.2): bounded, its
+// kernel spilled 296 bytes and ran slower than its fallback. Where not bounded, no minimum at
+// all: `__launch_bounds__(kThreads, 1)` is not the same as none (docs/performance.md).
+template <class Term, bool kKeepsDif, int L>
+inline constexpr bool kChainTwoBlocksPerSm =
+    kKeepsDif && L == kVec && !Term::Partial::kOrdered;
+
 // A whole Solis-Wets application in one launch (the chain kernel): each step is SwBothMovesOp's
 // pass; every block publishes its partial, a grid-wide barrier, then every block combines all
 // the partials in order and settles the step for itself (the same decision everywhere: no block
@@ -589,16 +599,6 @@ struct SwChainStepOp {
 // block_partials (2 x grid pairs), so a block's next step never overwrites a partial that a
 // slower block still reads.
 // A grid of one block needs no barrier beyond the block's.
-// The chain kernel that keeps dif, in whole lanes, is bounded to two blocks per SM (128
-// registers), the residency that holds its grid at 10^6-D. Unbounded, the fold of the apply
-// into the pass took Griewank's to 166 registers and Salomon's to 156, and the kernel then fell
-// back to the one that draws dif again. Not for ordered partials (Schwefel 1.2): bounded, its
-// kernel spilled 296 bytes and ran slower than its fallback. Where not bounded, no minimum at
-// all: `__launch_bounds__(kThreads, 1)` is not the same as none (docs/performance.md).
-template <class Term, bool kKeepsDif, int L>
-inline constexpr bool kChainTwoBlocksPerSm =
-    kKeepsDif && L == kVec && !Term::Partial::kOrdered;
-
 template <class Term, bool kKeepsDif, int L>
 __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, kKeepsDif, L> ? 2 : 0)
     sw_chain_kernel(SwBothMovesOp<L> op, Term term, ReduceShape shape, curandState* rng_states,

@@ -854,9 +854,14 @@ struct CudaEngine::Impl {
   // Distances of the pairs staged in rows_a and rows_b (from, to: the same slots) into row_out.
   void launch_distances(const int* from, const int* to, int rows) {
     device::DistanceOp op{genes.data(), pitch, rows_a.data(), rows_b.data(), row_out.data()};
-    timeline.mark(Bucket::kDistances);
-    if (profile) count_vectors(profile, Bucket::kDistances, distinct_rows(from, to, rows), own.count);
+    mark_distances(from, to, rows);
     launch_reduce(op, device::SquareTerm{}, Spread::kBatch, rows);
+  }
+  // The distances' bucket of the timeline and, profiled, their essential bytes: each distinct
+  // member of the pairs (from, to) read once.
+  void mark_distances(const int* from, const int* to, int pairs) {
+    timeline.mark(Bucket::kDistances);
+    if (profile) count_vectors(profile, Bucket::kDistances, distinct_rows(from, to, pairs), own.count);
   }
   // The distances of the fused batch's children (specs staged) to their candidates (staged in
   // rows_b; host_mothers and candidates: the same per pair), a row per child: each row's last
@@ -866,10 +871,7 @@ struct CudaEngine::Impl {
   bool launch_nam_distances(const int* host_mothers, const int* candidates, int per_child,
                             int count) {
     if (!nam_child_rows || per_child < 1 || per_child > device::kNamRowCandidates) return false;
-    timeline.mark(Bucket::kDistances);
-    if (profile)
-      count_vectors(profile, Bucket::kDistances,
-                    distinct_rows(host_mothers, candidates, count * per_child), own.count);
+    mark_distances(host_mothers, candidates, count * per_child);
     // A row of K sums takes the partials of K rows of one (the plan sizes them per pair).
     const auto launch = [&](auto k) {
       constexpr int K = decltype(k)::value;

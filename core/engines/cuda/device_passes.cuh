@@ -114,15 +114,19 @@ auto with_sw_lane(const PassContext& c, const F& f) {
   return f(std::integral_constant<int, kVec>{});
 }
 
+// Whether the environment variable `name` holds `value`: the switches below, which turn an
+// optimisation off to measure what it saves, each read once.
+inline bool environment_says(const char* name, const char* value) {
+  const char* env = std::getenv(name);
+  return env != nullptr && std::string(env) == value;
+}
+
 // Programmatic dependent launch: each reduction is scheduled onto the SMs while the stream's
 // previous kernel drains, and waits on the device for it to finish (fitness/device_reduce.cuh),
 // which hides most of a launch's fixed cost; the bits of a run do not change. CHAINSAW_PDL=0 in
 // the environment launches plainly, to measure what it saves.
 inline bool programmatic_launch_wanted() {
-  static const bool wanted = [] {
-    const char* env = std::getenv("CHAINSAW_PDL");
-    return env == nullptr || std::string(env) != "0";
-  }();
+  static const bool wanted = !environment_says("CHAINSAW_PDL", "0");
   return wanted;
 }
 
@@ -131,10 +135,7 @@ inline bool programmatic_launch_wanted() {
 // that functions evaluated apart keep: to measure what the one pass saves. The separate moves
 // take whole lanes (kVec), so where the one pass takes short ones the run's bits differ.
 inline bool sw_both_moves_wanted() {
-  static const bool wanted = [] {
-    const char* env = std::getenv("CHAINSAW_SW_MOVES");
-    return env == nullptr || std::string(env) != "separate";
-  }();
+  static const bool wanted = !environment_says("CHAINSAW_SW_MOVES", "separate");
   return wanted;
 }
 
@@ -143,10 +144,7 @@ inline bool sw_both_moves_wanted() {
 // launch, unless CHAINSAW_SW_LAUNCH=steps in the environment asks for launches per step: to
 // measure what the one launch saves.
 inline bool sw_chain_wanted() {
-  static const bool wanted = [] {
-    const char* env = std::getenv("CHAINSAW_SW_LAUNCH");
-    return env == nullptr || std::string(env) != "steps";
-  }();
+  static const bool wanted = !environment_says("CHAINSAW_SW_LAUNCH", "steps");
   return wanted;
 }
 
@@ -155,10 +153,7 @@ inline bool sw_chain_wanted() {
 // after row (PassContext::interleave_rows): the same bits either way, to measure what the
 // shared L2 lines save.
 inline bool rows_interleaved_wanted() {
-  static const bool wanted = [] {
-    const char* env = std::getenv("CHAINSAW_INTERLEAVE");
-    return env == nullptr || std::string(env) != "0";
-  }();
+  static const bool wanted = !environment_says("CHAINSAW_INTERLEAVE", "0");
   return wanted;
 }
 
@@ -168,20 +163,14 @@ inline bool rows_interleaved_wanted() {
 // same fathers, to measure what the rows per child save.
 inline constexpr int kNamRowCandidates = 4;
 inline bool nam_child_rows_wanted() {
-  static const bool wanted = [] {
-    const char* env = std::getenv("CHAINSAW_NAM_DISTANCES");
-    return env == nullptr || std::string(env) != "pairs";
-  }();
+  static const bool wanted = !environment_says("CHAINSAW_NAM_DISTANCES", "pairs");
   return wanted;
 }
 
 // A NAM batch of a plain run is one CUDA graph unless CHAINSAW_BATCH_GRAPHS=off in the
 // environment asks for its copies and kernels one by one: to measure what the graph saves.
 inline bool batch_graphs_wanted() {
-  static const bool wanted = [] {
-    const char* env = std::getenv("CHAINSAW_BATCH_GRAPHS");
-    return env == nullptr || std::string(env) != "off";
-  }();
+  static const bool wanted = !environment_says("CHAINSAW_BATCH_GRAPHS", "off");
   return wanted;
 }
 
