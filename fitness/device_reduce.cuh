@@ -317,6 +317,19 @@ __device__ inline void await_previous_grid_and_release_next() {
 #endif
 }
 
+// Operations whose lanes' chains are long say kSplitsWholeRuns: reduce_warp_tiles takes a whole
+// run (n == L, every run but the row's last) with n a constant, so that the guards of the
+// unrolled per-gene loops fold away instead of costing a branch per gene and loop (the
+// Solis-Wets chain kernel: 16% of its instructions were those branches). Only where a lane's
+// partial is one double per candidate: the second copy of the loops takes registers, and
+// Griewank's kernel (a sum and a product per candidate) then spilled and ran slower
+// (docs/performance.md).
+template <class Op, class = void>
+struct SplitsWholeRuns : std::false_type {};
+template <class Op>
+struct SplitsWholeRuns<Op, std::void_t<decltype(Op::kSplitsWholeRuns)>>
+    : std::bool_constant<Op::kSplitsWholeRuns> {};
+
 template <class Op, class = void>
 struct PreparesRow : std::false_type {};
 template <class Op>
@@ -334,19 +347,36 @@ __device__ __forceinline__ typename Term::Partial reduce_warp_tiles(
   const int lane = threadIdx.x & 31;
   Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
   Partial lane_partial{};  // unordered: this lane's own sum
+  // Whole runs apart where the partial is at most one double per value a gene gives.
+  constexpr std::size_t kValuesPerGene = sizeof(typename OpValues<Op>::type) / (sizeof(double) * L);
+  constexpr bool kSplit =
+      SplitsWholeRuns<Op>::value && sizeof(Partial) <= kValuesPerGene * sizeof(double);
   for (Dim tile = first_tile; tile < end_tile; ++tile) {
     const Dim jm = mem_first + tile * (32 * L) + static_cast<Dim>(lane) * L;  // in the rows
     const Dim j0 = jm + gene_base;  // the problem's gene index: the term's
     typename OpValues<Op>::type v;
     const Dim left = mem_end - jm;
     const int n = left >= L ? L : (left > 0 ? static_cast<int>(left) : 0);
-    if (n > 0) op.produce(row, jm, n, v, rng);
+    if constexpr (kSplit) {
+      if (n == L) {
+        op.produce(row, jm, L, v, rng);
+      } else if (n > 0) {
+        op.produce(row, jm, n, v, rng);
+      }
+    } else if (n > 0) {
+      op.produce(row, jm, n, v, rng);
+    }
     if constexpr (Partial::kOrdered) {
       Partial tile_partial{};
       accumulate_lane(term, tile_partial, v, j0, n, row);
       tile_partial = warp_reduce_ordered(tile_partial);
       if (lane == 0)
         warp_partial = tile == first_tile ? tile_partial : Partial::combine(warp_partial, tile_partial);
+    } else if constexpr (kSplit) {
+      if (n == L)
+        accumulate_lane(term, lane_partial, v, j0, L, row);
+      else
+        accumulate_lane(term, lane_partial, v, j0, n, row);
     } else {
       accumulate_lane(term, lane_partial, v, j0, n, row);
     }

@@ -533,8 +533,31 @@ struct L2Items {
   __device__ Partial operator()(int i) const { return load_from_l2(items + i); }
 };
 
-// The chain kernel's step: SwBothMovesOp's pass with the step's rho and bias scale from
-// registers, kKeepsDif storing the step's dif in the row `dif`. Where it keeps dif, the last
+// The rows a Solis-Wets application moves, as a step's runs address them by gene: x, the bias
+// and the kept dif in device memory, or a block's own genes of each staged in shared memory for
+// the whole application (gene `first` at the start of each staged row). Each thread reads and
+// writes only its own runs, so the staged rows need no barrier. Held as the address gene 0 would
+// have (an integer: outside the staged rows): one register pair per row, as the rows themselves.
+class SwRows {
+ public:
+  __device__ SwRows(real_t* x, real_t* bias, real_t* dif, Dim first)
+      : x_(origin(x, first)), bias_(origin(bias, first)), dif_(origin(dif, first)) {}
+  __device__ real_t* x_at(Dim j0) const { return at(x_, j0); }
+  __device__ real_t* bias_at(Dim j0) const { return at(bias_, j0); }
+  __device__ real_t* dif_at(Dim j0) const { return at(dif_, j0); }
+
+ private:
+  __device__ static std::uintptr_t origin(real_t* row, Dim first) {
+    return reinterpret_cast<std::uintptr_t>(row) - static_cast<std::uintptr_t>(first) * sizeof(real_t);
+  }
+  __device__ static real_t* at(std::uintptr_t origin, Dim j0) {
+    return reinterpret_cast<real_t*>(origin + static_cast<std::uintptr_t>(j0) * sizeof(real_t));
+  }
+  std::uintptr_t x_, bias_, dif_;
+};
+
+// The chain kernel's step: SwBothMovesOp's pass on `rows` with the step's rho and bias scale
+// from registers, kKeepsDif storing the step's dif in rows.dif. Where it keeps dif, the last
 // step's success (`pending`: its phase, else kSwIdle) is applied here, to each run before its
 // candidates are made, from the dif that step kept and the bias at that step's scale: x and the
 // bias are read once for the move and the new candidates, not once more by a pass of their own.
@@ -542,43 +565,55 @@ struct L2Items {
 template <int L, bool kKeepsDif>
 struct SwChainStepOp {
   const SwBothMovesOp<L>& moves;
-  real_t* x;
-  real_t* bias;
+  SwRows rows;
   double rho, scale;
-  real_t* dif;
   int pending = kSwIdle;
   double pending_scale = 1.0;
   static constexpr int kLaneGenes = L;
+  static constexpr bool kSplitsWholeRuns = true;
   using Values = typename SwBothMovesOp<L>::Values;
   __device__ void produce(int, Dim j0, int n, Values& v, curandState& r) const {
+    real_t* const x = rows.x_at(j0);
+    real_t* const bias = rows.bias_at(j0);
     if constexpr (kKeepsDif) {
+      real_t* const dif = rows.dif_at(j0);
       if (pending != kSwIdle) {
         real_t xs[L], bs[L], last_dif[L];
-        load_genes(x + j0, n, xs);
-        load_genes(bias + j0, n, bs);
-        load_genes(dif + j0, n, last_dif);
+        load_genes(x, n, xs);
+        load_genes(bias, n, bs);
+        load_genes(dif, n, last_dif);
         scale_genes(pending_scale, n, bs);
         sw_success_move(pending, xs, bs, last_dif, n, moves.lower, moves.upper);
-        store_genes(x + j0, n, xs);
-        store_genes(bias + j0, n, bs);
-        sw_both_candidates_of(xs, bs, rho, n, r, moves.lower, moves.upper, v[0], v[1], dif + j0);
+        store_genes(x, n, xs);
+        store_genes(bias, n, bs);
+        sw_both_candidates_of(xs, bs, rho, n, r, moves.lower, moves.upper, v[0], v[1], dif);
         return;
       }
+      sw_both_candidates_run(rho, scale, x, bias, n, r, moves.lower, moves.upper, v[0], v[1],
+                             dif);
+    } else {
+      sw_both_candidates_run(rho, scale, x, bias, n, r, moves.lower, moves.upper, v[0], v[1]);
     }
-    sw_both_candidates_run(rho, scale, x + j0, bias + j0, n, r, moves.lower, moves.upper, v[0],
-                           v[1], kKeepsDif ? dif + j0 : nullptr);
   }
 };
 
-// The chain kernel that keeps dif, in whole lanes, is bounded to two blocks per SM (128
-// registers), the residency that holds its grid at 10^6-D. Unbounded, the fold of the apply
-// into the pass took Griewank's to 166 registers and Salomon's to 156, and the kernel then fell
-// back to the one that draws dif again. Not for ordered partials (Schwefel 1.2): bounded, its
-// kernel spilled 296 bytes and ran slower than its fallback. Where not bounded, no minimum at
-// all: `__launch_bounds__(kThreads, 1)` is not the same as none (docs/performance.md).
-template <class Term, bool kKeepsDif, int L>
-inline constexpr bool kChainTwoBlocksPerSm =
-    kKeepsDif && L == kVec && !Term::Partial::kOrdered;
+// The dynamic shared memory of a chain kernel launch of `shape` whose blocks stage their genes
+// (sw_chain_kernel's stages_genes): x and the bias, and the dif where the kernel keeps it.
+template <bool kKeepsDif, int L>
+inline std::size_t sw_chain_staged_bytes(const ReduceShape& shape) {
+  return (kKeepsDif ? 3 : 2) * sizeof(real_t) * static_cast<std::size_t>(kWarps) *
+         static_cast<std::size_t>(shape.tiles_per_warp) * 32 * L;
+}
+
+// The chain kernel in whole lanes is bounded to two blocks per SM (128 registers), the
+// residency that holds its grid at 10^6-D and 3*10^6-D. Unbounded, the fold of the apply into
+// the pass took the kernel that keeps dif to 166 registers for Griewank and 156 for Salomon, and
+// the staged genes took the one that draws dif again to 152 and 148: each then fell back to a
+// slower form. Not for ordered partials (Schwefel 1.2): bounded, its kernel spilled 296 bytes
+// and ran slower than its fallback. Where not bounded, no minimum at all:
+// `__launch_bounds__(kThreads, 1)` is not the same as none (docs/performance.md).
+template <class Term, int L>
+inline constexpr bool kChainTwoBlocksPerSm = L == kVec && !Term::Partial::kOrdered;
 
 // A whole Solis-Wets application in one launch (the chain kernel): each step is SwBothMovesOp's
 // pass; every block publishes its partial, a grid-wide barrier, then every block combines all
@@ -599,11 +634,17 @@ inline constexpr bool kChainTwoBlocksPerSm =
 // block_partials (2 x grid pairs), so a block's next step never overwrites a partial that a
 // slower block still reads.
 // A grid of one block needs no barrier beyond the block's.
+//
+// stages_genes: the launch gave each block dynamic shared memory for its genes of x and the bias
+// (and, kKeepsDif, the dif: sw_chain_staged_bytes). They are read from x and the bias once, the
+// steps move them there, and they are written back at the end: a step's pass then reads no row
+// from L2, where the whole grid asked for the same 8-12 bytes per gene at once after each
+// barrier. Otherwise the steps move x and the bias in memory, and step_dif holds the dif.
 template <class Term, bool kKeepsDif, int L>
-__global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, kKeepsDif, L> ? 2 : 0)
+__global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 0)
     sw_chain_kernel(SwBothMovesOp<L> op, Term term, ReduceShape shape, curandState* rng_states,
                     PairPartial<typename Term::Partial>* block_partials, real_t* step_dif,
-                    double* slot_fitness, int slot) {
+                    bool stages_genes, double* slot_fitness, int slot) {
   using Pair = PairTerm<Term>;
   using Partial = typename Pair::Partial;
   const Pair pair{term};
@@ -617,6 +658,21 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, kKeepsDif
   const bool one_block = gridDim.x == 1;
   real_t* const x = const_cast<real_t*>(op.x);
   real_t* const bias = const_cast<real_t*>(op.bias);
+  extern __shared__ uint4 staged_words[];  // 16-byte aligned, as the runs' loads need
+  SwRows rows(x, bias, step_dif, 0);
+  if (stages_genes) {
+    const Dim block_genes = static_cast<Dim>(kWarps) * shape.tiles_per_warp * 32 * L;
+    real_t* const staged = reinterpret_cast<real_t*>(staged_words);
+    rows = SwRows(staged, staged + block_genes, staged + 2 * block_genes,
+                  static_cast<Dim>(blockIdx.x) * block_genes);
+    for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
+      real_t run[L];
+      load_genes(x + j0, n, run);
+      store_genes(rows.x_at(j0), n, run);
+      load_genes(bias + j0, n, run);
+      store_genes(rows.bias_at(j0), n, run);
+    });
+  }
 
   __shared__ Partial warp_results[kWarps];
   __shared__ Partial scratch[kWarps];
@@ -633,7 +689,7 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, kKeepsDif
     const double rho = state.rho, scale = state.bias_scale;  // the step's
     const curandState step_start = rng;
     const Partial warp_partial = reduce_warp_tiles(
-        SwChainStepOp<L, kKeepsDif>{op, x, bias, rho, scale, step_dif, pending, pending_scale},
+        SwChainStepOp<L, kKeepsDif>{op, rows, rho, scale, pending, pending_scale},
         pair, 0, first_tile, end_tile, 0, shape.dim, 0, rng);
     if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
     __syncthreads();  // also: every thread has read the step's state
@@ -664,7 +720,8 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, kKeepsDif
     } else if (success) {
       curandState replay = step_start;
       for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
-        sw_apply_run<L>(phase, rho, scale, x + j0, bias + j0, n, replay, op.lower, op.upper);
+        sw_apply_run<L>(phase, rho, scale, rows.x_at(j0), rows.bias_at(j0), n, replay, op.lower,
+                        op.upper);
       });
     }
   }
@@ -672,16 +729,26 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, kKeepsDif
     if (pending != kSwIdle)
       for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
         real_t bs[L], dif[L];
-        load_genes(bias + j0, n, bs);
-        load_genes(step_dif + j0, n, dif);
+        load_genes(rows.bias_at(j0), n, bs);
+        load_genes(rows.dif_at(j0), n, dif);
         if (pending_scale != 1.0) scale_genes(pending_scale, n, bs);
-        sw_success_run(pending, x + j0, bias + j0, bs, dif, n, op.lower, op.upper);
+        sw_success_run(pending, rows.x_at(j0), rows.bias_at(j0), bs, dif, n, op.lower,
+                       op.upper);
       });
   }
   const double final_scale = state.bias_scale;
   if (final_scale != 1.0)
-    for_lane_runs<L>(first_tile, end_tile, shape.dim,
-                     [&](Dim j0, int n) { sw_scale_bias_run<L>(final_scale, bias + j0, n); });
+    for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
+      sw_scale_bias_run<L>(final_scale, rows.bias_at(j0), n);
+    });
+  if (stages_genes)
+    for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
+      real_t run[L];
+      load_genes(rows.x_at(j0), n, run);
+      store_genes(x + j0, n, run);
+      load_genes(rows.bias_at(j0), n, run);
+      store_genes(bias + j0, n, run);
+    });
   rng_states[thread_id] = rng;
   // Every block has read the application's state (an application with no step left reads it
   // only at the start) before block 0 overwrites it with the final one.

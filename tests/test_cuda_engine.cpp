@@ -492,20 +492,24 @@ TEST(CudaSolisWets, ApplicationSpendsExactlyItsEvaluationsWithFewHostSyncs) {
 // a sequence of applications, for a sum, a sum-and-product and an ordered (prefix) partial, in
 // one block and in many (sizes whose one-row shape both launch forms share), with the step's
 // dif kept for the apply of a success (these sizes' default) and drawn again (larger sizes'),
-// in short runs of genes per lane (these sizes' default) and whole ones (larger sizes').
+// in short runs of genes per lane (these sizes' default) and whole ones (larger sizes'), with
+// each block's genes staged in shared memory (the default) and moved in memory.
 TEST(CudaSolisWets, ChainKernelEqualsALaunchPerStepBitForBit) {
   REQUIRE_GPU();
   for (const char* function : {"rastrigin", "griewank", "schwefel12"}) {
     for (const Dim dim : {Dim{1000}, Dim{100003}}) {
-      for (const int variant : {0, 1, 2, 3}) {
-        const bool keeps_dif = variant % 2 == 0, short_lanes = variant < 2;
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7}) {
+        const bool keeps_dif = variant % 2 == 0, short_lanes = variant % 4 < 2,
+                   stages = variant < 4;
         SCOPED_TRACE(std::string(function) + " D=" + std::to_string(dim) +
                      (keeps_dif ? " dif kept" : " dif drawn again") +
-                     (short_lanes ? ", short lanes" : ", whole lanes"));
+                     (short_lanes ? ", short lanes" : ", whole lanes") +
+                     (stages ? ", staged" : ", in memory"));
         const Problem problem = Problem::make(function, dim, 6);
         const Config config = small_config(function, dim);
         CudaEngine chain(config, problem), steps(config, problem);
         chain.set_solis_wets_chain_keeps_dif(keeps_dif);
+        chain.set_solis_wets_chain_stages_genes(stages);
         chain.set_solis_wets_short_lanes(short_lanes);
         steps.set_solis_wets_short_lanes(short_lanes);
         steps.set_solis_wets_chain(false);

@@ -547,6 +547,7 @@ struct CudaEngine::Impl {
   int last_ls_syncs = 0;
   bool sw_chain = device::sw_chain_wanted();
   bool sw_keeps_dif = true;  // where sw_dif has its row
+  bool sw_stages_genes = device::sw_staged_genes_wanted();  // PassContext::sw_stages_genes
   int sw_lane = launch.sw_lane;  // genes per lane's run of a Solis-Wets step (set_solis_wets_lane)
   bool interleave_rows = device::rows_interleaved_wanted();
   bool nam_child_rows = device::nam_child_rows_wanted();
@@ -783,6 +784,7 @@ struct CudaEngine::Impl {
     c.tickets = tickets.data();
     c.sw_state = sw_state.data();
     c.sw_lane_genes = sw_lane;
+    c.sw_stages_genes = sw_stages_genes;
     c.interleave_rows = interleave_rows;
     c.invalid = problem.is_external() ? invalid.data() : nullptr;
     c.shift_window = stored_o_window.window();
@@ -1462,6 +1464,9 @@ void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
 int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }
 void CudaEngine::set_solis_wets_chain(bool chain) { impl_->sw_chain = chain; }
 void CudaEngine::set_solis_wets_chain_keeps_dif(bool keeps) { impl_->sw_keeps_dif = keeps; }
+void CudaEngine::set_solis_wets_chain_stages_genes(bool stages) {
+  impl_->sw_stages_genes = stages;
+}
 void CudaEngine::set_solis_wets_short_lanes(bool short_lanes) {
   Impl& m = *impl_;
   const int genes = short_lanes ? device::kShortLane : device::kVec;

@@ -62,6 +62,9 @@ struct PassContext {
   // Genes per lane's run of a Solis-Wets step (SwBothMovesOp, SwApplyOp, the chain kernel):
   // kVec or kShortLane (sw_lane_genes).
   int sw_lane_genes = kVec;
+  // The Solis-Wets chain kernel stages each block's genes in shared memory where they fit beside
+  // its grid (sw_chain_kernel); false: the steps move x and the bias in memory (the same bits).
+  bool sw_stages_genes = true;
   // Launches whose operation interleaves its rows (kInterleavesRows) start them gene range by
   // gene range; false: row after row (the same bits).
   bool interleave_rows = true;
@@ -145,6 +148,14 @@ inline bool sw_both_moves_wanted() {
 // measure what the one launch saves.
 inline bool sw_chain_wanted() {
   static const bool wanted = !environment_says("CHAINSAW_SW_LAUNCH", "steps");
+  return wanted;
+}
+
+// The Solis-Wets chain kernel stages its blocks' genes in shared memory where they fit
+// (PassContext::sw_stages_genes) unless CHAINSAW_SW_STAGE=off in the environment asks for the
+// steps to move x and the bias in memory: the same bits, to measure what the staging saves.
+inline bool sw_staged_genes_wanted() {
+  static const bool wanted = !environment_says("CHAINSAW_SW_STAGE", "off");
   return wanted;
 }
 
@@ -294,8 +305,9 @@ class FusedPasses {
   virtual int solis_wets_both_moves_blocks_per_sm(const PassContext& c) const = 0;
   // A whole application to slot genes x with bias `bias` in one cooperative launch
   // (sw_chain_kernel), its state in c.sw_state before and after, each step's dif kept in the
-  // row step_dif (null: drawn again), in the one-row shape of at most blocks_cap blocks per SM.
-  // Whole rows only (not sliced). Returns false, launching nothing, where that shape has more
+  // row step_dif (null: drawn again), in the one-row shape of at most blocks_cap blocks per SM;
+  // each block's genes staged in shared memory where they fit beside that grid
+  // (c.sw_stages_genes). Whole rows only (not sliced). Returns false, launching nothing, where that shape has more
   // blocks than the chain kernel can hold resident: a smaller grid would cut the genes otherwise
   // than the launch per step, and it was slower (docs/performance.md, "What we tried").
   virtual bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
@@ -382,14 +394,35 @@ class FusedPassesFor final : public FusedPasses {
   bool launch_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                     const SolisWetsParams& params, int slot, int blocks_cap) const {
     CHAINSAW_EXPECTS(!c.sliced(), "the Solis-Wets chain kernel takes whole rows");
-    static const int resident = [] {  // the grid must be co-resident: at most these per SM
+    const auto kernel = sw_chain_kernel<Term, kKeepsDif, L>;
+    // The grid must be co-resident: at most this many blocks per SM with `bytes` of dynamic
+    // shared memory each (the staged genes).
+    const auto resident = [kernel](std::size_t bytes) {
       int n = 0;
-      CHAINSAW_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &n, sw_chain_kernel<Term, kKeepsDif, L>, kThreads, 0));
+      CHAINSAW_CUDA_TRY(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, kThreads, bytes));
       return n;
-    }();
+    };
     const ReduceShape s = launch_shape(c, Spread::kOneRow, blocks_cap, L);
-    if (s.blocks_x > resident * c.sm_count) return false;
+    // Staged where the genes fit beside the same grid; else in memory, if that grid fits.
+    std::size_t staged_bytes = c.sw_stages_genes ? sw_chain_staged_bytes<kKeepsDif, L>(s) : 0;
+    if (staged_bytes > 0) {
+      // Above 48 KB a kernel takes dynamic shared memory only as far as it opts in, on the
+      // current device: up to the device's limit, less the kernel's static shared memory.
+      int device = 0, optin = 0;
+      CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
+      CHAINSAW_CUDA_TRY(
+          cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      cudaFuncAttributes attributes{};
+      CHAINSAW_CUDA_TRY(cudaFuncGetAttributes(&attributes, kernel));
+      const std::size_t most = static_cast<std::size_t>(optin) - attributes.sharedSizeBytes;
+      if (staged_bytes <= most)
+        CHAINSAW_CUDA_TRY(cudaFuncSetAttribute(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(staged_bytes)));
+      if (staged_bytes > most || s.blocks_x > resident(staged_bytes) * c.sm_count)
+        staged_bytes = 0;
+    }
+    if (staged_bytes == 0 && s.blocks_x > resident(0) * c.sm_count) return false;
     const SwBothMovesOp<L> op{c.sw_state, x, bias, c.lower, c.upper, c.dim, params, c.invalid};
     cudaLaunchAttribute cooperative{};
     cooperative.id = cudaLaunchAttributeCooperative;
@@ -397,13 +430,14 @@ class FusedPassesFor final : public FusedPasses {
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(static_cast<unsigned>(s.blocks_x));
     config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = staged_bytes;
     config.stream = c.stream;
     config.attrs = &cooperative;
     config.numAttrs = s.blocks_x > 1 ? 1 : 0;  // one block needs no grid barrier
     using Partial = typename PairTerm<Term>::Partial;
-    CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, sw_chain_kernel<Term, kKeepsDif, L>, op, term_,
-                                         s, c.rng, static_cast<Partial*>(c.partials), step_dif,
-                                         c.slot_fitness, slot));
+    CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, op, term_, s, c.rng,
+                                         static_cast<Partial*>(c.partials), step_dif,
+                                         staged_bytes > 0, c.slot_fitness, slot));
     CHAINSAW_CUDA_CHECK_LAUNCH();
     return true;
   }
