@@ -348,7 +348,8 @@ __device__ __forceinline__ typename Term::Partial reduce_warp_tiles(
   Partial warp_partial{};  // ordered: the running combination of this warp's tiles (lane 0)
   Partial lane_partial{};  // unordered: this lane's own sum
   // Whole runs apart where the partial is at most one double per value a gene gives.
-  constexpr std::size_t kValuesPerGene = sizeof(typename OpValues<Op>::type) / (sizeof(double) * L);
+  constexpr std::size_t kValuesPerGene =
+      sizeof(typename OpValues<Op>::type) / (sizeof(double) * L);
   constexpr bool kSplit =
       SplitsWholeRuns<Op>::value && sizeof(Partial) <= kValuesPerGene * sizeof(double);
   for (Dim tile = first_tile; tile < end_tile; ++tile) {

@@ -548,7 +548,8 @@ class SwRows {
 
  private:
   __device__ static std::uintptr_t origin(real_t* row, Dim first) {
-    return reinterpret_cast<std::uintptr_t>(row) - static_cast<std::uintptr_t>(first) * sizeof(real_t);
+    return reinterpret_cast<std::uintptr_t>(row) -
+           static_cast<std::uintptr_t>(first) * sizeof(real_t);
   }
   __device__ static real_t* at(std::uintptr_t origin, Dim j0) {
     return reinterpret_cast<real_t*>(origin + static_cast<std::uintptr_t>(j0) * sizeof(real_t));

@@ -307,9 +307,10 @@ class FusedPasses {
   // (sw_chain_kernel), its state in c.sw_state before and after, each step's dif kept in the
   // row step_dif (null: drawn again), in the one-row shape of at most blocks_cap blocks per SM;
   // each block's genes staged in shared memory where they fit beside that grid
-  // (c.sw_stages_genes). Whole rows only (not sliced). Returns false, launching nothing, where that shape has more
-  // blocks than the chain kernel can hold resident: a smaller grid would cut the genes otherwise
-  // than the launch per step, and it was slower (docs/performance.md, "What we tried").
+  // (c.sw_stages_genes). Whole rows only (not sliced). Returns false, launching nothing, where
+  // that shape has more blocks than the chain kernel can hold resident: a smaller grid would cut
+  // the genes otherwise than the launch per step, and it was slower (docs/performance.md, "What
+  // we tried").
   virtual bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                                 const SolisWetsParams& params, int slot, int blocks_cap) const = 0;
 };
