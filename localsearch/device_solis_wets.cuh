@@ -557,6 +557,20 @@ class SwRows {
   std::uintptr_t x_, bias_, dif_;
 };
 
+// Copies a thread's runs (those of its warp's tiles [first_tile, end_tile)) of x and the bias
+// between memory and their staged rows: kIn at an application's start, back at its end.
+template <bool kIn, int L>
+__device__ __forceinline__ void sw_copy_staged_runs(real_t* x, real_t* bias, const SwRows& staged,
+                                                    Dim first_tile, Dim end_tile, Dim dim) {
+  for_lane_runs<L>(first_tile, end_tile, dim, [&](Dim j0, int n) {
+    real_t run[L];
+    load_genes(kIn ? x + j0 : staged.x_at(j0), n, run);
+    store_genes(kIn ? staged.x_at(j0) : x + j0, n, run);
+    load_genes(kIn ? bias + j0 : staged.bias_at(j0), n, run);
+    store_genes(kIn ? staged.bias_at(j0) : bias + j0, n, run);
+  });
+}
+
 // The chain kernel's step: SwBothMovesOp's pass on `rows` with the step's rho and bias scale
 // from registers, kKeepsDif storing the step's dif in rows.dif. Where it keeps dif, the last
 // step's success (`pending`: its phase, else kSwIdle) is applied here, to each run before its
@@ -598,12 +612,17 @@ struct SwChainStepOp {
   }
 };
 
+// The genes of each block of a chain kernel launch of `shape`: its warps' tiles of 32 runs of L.
+template <int L>
+__host__ __device__ inline Dim sw_chain_block_genes(const ReduceShape& shape) {
+  return static_cast<Dim>(kWarps) * shape.tiles_per_warp * 32 * L;
+}
 // The dynamic shared memory of a chain kernel launch of `shape` whose blocks stage their genes
 // (sw_chain_kernel's stages_genes): x and the bias, and the dif where the kernel keeps it.
 template <bool kKeepsDif, int L>
 inline std::size_t sw_chain_staged_bytes(const ReduceShape& shape) {
-  return (kKeepsDif ? 3 : 2) * sizeof(real_t) * static_cast<std::size_t>(kWarps) *
-         static_cast<std::size_t>(shape.tiles_per_warp) * 32 * L;
+  return (kKeepsDif ? 3 : 2) * sizeof(real_t) *
+         static_cast<std::size_t>(sw_chain_block_genes<L>(shape));
 }
 
 // The chain kernel in whole lanes is bounded to two blocks per SM (128 registers), the
@@ -662,17 +681,11 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
   extern __shared__ uint4 staged_words[];  // 16-byte aligned, as the runs' loads need
   SwRows rows(x, bias, step_dif, 0);
   if (stages_genes) {
-    const Dim block_genes = static_cast<Dim>(kWarps) * shape.tiles_per_warp * 32 * L;
+    const Dim block_genes = sw_chain_block_genes<L>(shape);
     real_t* const staged = reinterpret_cast<real_t*>(staged_words);
     rows = SwRows(staged, staged + block_genes, staged + 2 * block_genes,
                   static_cast<Dim>(blockIdx.x) * block_genes);
-    for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
-      real_t run[L];
-      load_genes(x + j0, n, run);
-      store_genes(rows.x_at(j0), n, run);
-      load_genes(bias + j0, n, run);
-      store_genes(rows.bias_at(j0), n, run);
-    });
+    sw_copy_staged_runs<true, L>(x, bias, rows, first_tile, end_tile, shape.dim);
   }
 
   __shared__ Partial warp_results[kWarps];
@@ -742,14 +755,7 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
     for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
       sw_scale_bias_run<L>(final_scale, rows.bias_at(j0), n);
     });
-  if (stages_genes)
-    for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
-      real_t run[L];
-      load_genes(rows.x_at(j0), n, run);
-      store_genes(x + j0, n, run);
-      load_genes(rows.bias_at(j0), n, run);
-      store_genes(bias + j0, n, run);
-    });
+  if (stages_genes) sw_copy_staged_runs<false, L>(x, bias, rows, first_tile, end_tile, shape.dim);
   rng_states[thread_id] = rng;
   // Every block has read the application's state (an application with no step left reads it
   // only at the start) before block 0 overwrites it with the final one.

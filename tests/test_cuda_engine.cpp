@@ -302,74 +302,76 @@ TEST(CudaDistances, InterleavedRowsEqualRowAfterRowBitForBit) {
 // them (a row per pair).
 TEST(CudaNam, FusedBatchEqualsDistancesThenChildrenBitForBit) {
   REQUIRE_GPU();
-  for (const char* function : {"rastrigin", "schwefel12"})
-  for (Dim dim : {Dim{1000}, Dim{50021}})
-    for (const int per_child : {3, 1, 2, 4, 5}) {
-      SCOPED_TRACE(std::string(function) + " D=" + std::to_string(dim) + ", " +
-                   std::to_string(per_child) + " candidates");
-      const Problem problem = Problem::make(function, dim, 9);
-      Config config = small_config(function, dim);
-      config.nam_candidates = per_child;
-      config.validate();
-      CudaEngine fused(config, problem), two_pass(config, problem);
-      std::vector<std::vector<real_t>> xs;
-      for (int s = 0; s < config.population_size; ++s) {
-        xs.push_back(random_genes(problem, 100 + s));
-        fused.write_genes(s, xs.back().data());
-        two_pass.write_genes(s, xs.back().data());
-      }
-      CounterRng rng(55);
-      int not_first = 0;
-      for (int n : {config.batch, 7, config.batch}) {
-        SCOPED_TRACE("batch of " + std::to_string(n));
-        std::vector<ChildSpec> a(static_cast<size_t>(n));
-        std::vector<int> candidates;
-        for (int c = 0; c < n; ++c) {
-          a[c].mother = static_cast<int>(rng.below(config.population_size));
-          const int step = 1 + static_cast<int>(rng.below(config.population_size - 4));
-          for (int k = 0; k < per_child; ++k)
-            candidates.push_back((a[c].mother + 1 + k * step) % config.population_size);
-          a[c].father = -1;
-          a[c].slot = config.population_size + c;
-          if (rng.bernoulli(0.3)) {
-            a[c].mutated_gene = static_cast<Dim>(rng.below(static_cast<std::uint64_t>(dim)));
-            a[c].mutation_step = 0.37;
-          }
+  for (const char* function : {"rastrigin", "schwefel12"}) {
+    for (Dim dim : {Dim{1000}, Dim{50021}}) {
+      for (const int per_child : {3, 1, 2, 4, 5}) {
+        SCOPED_TRACE(std::string(function) + " D=" + std::to_string(dim) + ", " +
+                     std::to_string(per_child) + " candidates");
+        const Problem problem = Problem::make(function, dim, 9);
+        Config config = small_config(function, dim);
+        config.nam_candidates = per_child;
+        config.validate();
+        CudaEngine fused(config, problem), two_pass(config, problem);
+        std::vector<std::vector<real_t>> xs;
+        for (int s = 0; s < config.population_size; ++s) {
+          xs.push_back(random_genes(problem, 100 + s));
+          fused.write_genes(s, xs.back().data());
+          two_pass.write_genes(s, xs.back().data());
         }
-        std::vector<ChildSpec> b = a;
-        std::vector<double> fa(static_cast<size_t>(n)), fb(static_cast<size_t>(n));
-        fused.make_nam_children(a.data(), candidates.data(), per_child, n, fa.data());
-        two_pass.Engine::make_nam_children(b.data(), candidates.data(), per_child, n, fb.data());
-        for (int c = 0; c < n; ++c) {
-          ASSERT_EQ(a[c].father, b[c].father) << "child " << c;
-          EXPECT_EQ(fa[c], fb[c]) << "child " << c;
-          not_first += a[c].father != candidates[c * per_child];
-          // The father is the farthest candidate by the float64 distance of the genes.
-          double farthest = -1.0;
-          int expected = -1;
-          for (int k = 0; k < per_child; ++k) {
-            const int cand = candidates[c * per_child + k];
-            double d = 0.0;
-            for (Dim j = 0; j < dim; ++j) {
-              const double diff = static_cast<double>(xs[a[c].mother][j]) - xs[cand][j];
-              d += diff * diff;
+        CounterRng rng(55);
+        int not_first = 0;
+        for (int n : {config.batch, 7, config.batch}) {
+          SCOPED_TRACE("batch of " + std::to_string(n));
+          std::vector<ChildSpec> a(static_cast<size_t>(n));
+          std::vector<int> candidates;
+          for (int c = 0; c < n; ++c) {
+            a[c].mother = static_cast<int>(rng.below(config.population_size));
+            const int step = 1 + static_cast<int>(rng.below(config.population_size - 4));
+            for (int k = 0; k < per_child; ++k)
+              candidates.push_back((a[c].mother + 1 + k * step) % config.population_size);
+            a[c].father = -1;
+            a[c].slot = config.population_size + c;
+            if (rng.bernoulli(0.3)) {
+              a[c].mutated_gene = static_cast<Dim>(rng.below(static_cast<std::uint64_t>(dim)));
+              a[c].mutation_step = 0.37;
             }
-            if (d > farthest) farthest = d, expected = cand;
           }
-          EXPECT_EQ(a[c].father, expected) << "child " << c;
-          std::vector<real_t> ga(static_cast<size_t>(dim)), gb(static_cast<size_t>(dim));
-          fused.read_genes(a[c].slot, ga.data());
-          two_pass.read_genes(b[c].slot, gb.data());
-          ASSERT_EQ(ga, gb) << "child " << c;
-          EXPECT_EQ(fused.fitness(a[c].slot), fa[c]);
+          std::vector<ChildSpec> b = a;
+          std::vector<double> fa(static_cast<size_t>(n)), fb(static_cast<size_t>(n));
+          fused.make_nam_children(a.data(), candidates.data(), per_child, n, fa.data());
+          two_pass.Engine::make_nam_children(b.data(), candidates.data(), per_child, n, fb.data());
+          for (int c = 0; c < n; ++c) {
+            ASSERT_EQ(a[c].father, b[c].father) << "child " << c;
+            EXPECT_EQ(fa[c], fb[c]) << "child " << c;
+            not_first += a[c].father != candidates[c * per_child];
+            // The father is the farthest candidate by the float64 distance of the genes.
+            double farthest = -1.0;
+            int expected = -1;
+            for (int k = 0; k < per_child; ++k) {
+              const int cand = candidates[c * per_child + k];
+              double d = 0.0;
+              for (Dim j = 0; j < dim; ++j) {
+                const double diff = static_cast<double>(xs[a[c].mother][j]) - xs[cand][j];
+                d += diff * diff;
+              }
+              if (d > farthest) farthest = d, expected = cand;
+            }
+            EXPECT_EQ(a[c].father, expected) << "child " << c;
+            std::vector<real_t> ga(static_cast<size_t>(dim)), gb(static_cast<size_t>(dim));
+            fused.read_genes(a[c].slot, ga.data());
+            two_pass.read_genes(b[c].slot, gb.data());
+            ASSERT_EQ(ga, gb) << "child " << c;
+            EXPECT_EQ(fused.fitness(a[c].slot), fa[c]);
+          }
+          std::vector<int> oa(static_cast<size_t>(config.capacity())), ob(oa.size());
+          fused.sort_slots(oa.data());
+          two_pass.sort_slots(ob.data());
+          EXPECT_EQ(oa, ob);
         }
-        std::vector<int> oa(static_cast<size_t>(config.capacity())), ob(oa.size());
-        fused.sort_slots(oa.data());
-        two_pass.sort_slots(ob.data());
-        EXPECT_EQ(oa, ob);
+        if (per_child > 1) EXPECT_GT(not_first, 0);  // not always the first candidate
       }
-      if (per_child > 1) EXPECT_GT(not_first, 0);  // not always the first candidate
     }
+  }
 }
 
 TEST(CudaSort, OrdersEverySlotByFitnessThenSlot) {
