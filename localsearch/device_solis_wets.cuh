@@ -325,6 +325,23 @@ __device__ __forceinline__ void sw_success_run(int phase, real_t* x, real_t* bia
   store_genes(x, n, xs);
   store_genes(bias, n, bs);
 }
+// The last step's success (phase) applied to a lane's run in memory from the dif that step kept
+// and the bias at that step's scale: x and the bias move, and stay in xs and bs (the bias at
+// scale 1) for the caller (the chain kernel that keeps dif: its next pass, or its end).
+template <int L>
+__device__ __forceinline__ void sw_apply_kept_dif(int phase, double scale, real_t* x,
+                                                  real_t* bias, const real_t* dif, int n,
+                                                  double lower, double upper, real_t (&xs)[L],
+                                                  real_t (&bs)[L]) {
+  real_t kept[L];
+  load_genes(x, n, xs);
+  load_genes(bias, n, bs);
+  load_genes(dif, n, kept);
+  scale_genes(scale, n, bs);
+  sw_success_move(phase, xs, bs, kept, n, lower, upper);
+  store_genes(x, n, xs);
+  store_genes(bias, n, bs);
+}
 
 // A lane's run of n genes after a step decided `phase` with rho and bias scale as they were
 // in the step: a success moves x and updates the bias with the step's dif, drawn again from the
@@ -593,14 +610,9 @@ struct SwChainStepOp {
     if constexpr (kKeepsDif) {
       real_t* const dif = rows.dif_at(j0);
       if (pending != kSwIdle) {
-        real_t xs[L], bs[L], last_dif[L];
-        load_genes(x, n, xs);
-        load_genes(bias, n, bs);
-        load_genes(dif, n, last_dif);
-        scale_genes(pending_scale, n, bs);
-        sw_success_move(pending, xs, bs, last_dif, n, moves.lower, moves.upper);
-        store_genes(x, n, xs);
-        store_genes(bias, n, bs);
+        real_t xs[L], bs[L];
+        sw_apply_kept_dif(pending, pending_scale, x, bias, dif, n, moves.lower, moves.upper, xs,
+                          bs);
         sw_both_candidates_of(xs, bs, rho, n, r, moves.lower, moves.upper, v[0], v[1], dif);
         return;
       }
@@ -742,12 +754,9 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
   if constexpr (kKeepsDif) {  // the last step's success, with no pass after it
     if (pending != kSwIdle)
       for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
-        real_t bs[L], dif[L];
-        load_genes(rows.bias_at(j0), n, bs);
-        load_genes(rows.dif_at(j0), n, dif);
-        if (pending_scale != 1.0) scale_genes(pending_scale, n, bs);
-        sw_success_run(pending, rows.x_at(j0), rows.bias_at(j0), bs, dif, n, op.lower,
-                       op.upper);
+        real_t xs[L], bs[L];
+        sw_apply_kept_dif(pending, pending_scale, rows.x_at(j0), rows.bias_at(j0),
+                          rows.dif_at(j0), n, op.lower, op.upper, xs, bs);
       });
   }
   const double final_scale = state.bias_scale;

@@ -259,6 +259,15 @@ struct DistanceOp {
   }
 };
 
+// Child c's father, by the host loop's NAM rule: its candidate farthest from the mother, of
+// candidates[c * per_child + k] at `distances` (the first on ties); `slots` then lists the
+// child's slot for its evaluation.
+__device__ inline void choose_father(ChildSpec* specs, const int* candidates,
+                                     const double* distances, int per_child, int c, int* slots) {
+  specs[c].father = candidates[c * per_child + farthest_candidate(distances, per_child)];
+  slots[c] = specs[c].slot;
+}
+
 // NAM's distances of a fused batch, a row per child: the mother's genes (specs[row].mother) are
 // read once for her K candidates (candidates[row * K + k]), each distance reduced in its own
 // tree, and the row's last block chooses the father, the candidate farthest from the mother by
@@ -293,8 +302,7 @@ struct NamDistancesOp {
     double distance[K];
     #pragma unroll
     for (int c = 0; c < K; ++c) distance[c] = sqrt(p.part[c].sum);
-    specs[row].father = candidates[row * K + farthest_candidate(distance, K)];
-    slots[row] = specs[row].slot;
+    choose_father(specs, candidates, distance, K, row, slots);
   }
 };
 

@@ -124,17 +124,14 @@ __global__ void shift_values_kernel(Shift shift, Dim dim, real_t* o) {
   if (j < dim) o[j] = shift(j);
 }
 
-// NAM on the device, between the distances and the crossover of a fused batch: child c's father
-// is its candidate farthest from the mother (distances[c * per_child + k] of candidates[...]),
-// by the host loop's rule; `slots` then lists the children's slots for their evaluation.
+// NAM on the device, between the distances and the crossover of a fused batch: each child's
+// father, from its row of distances[c * per_child + k] (choose_father).
 __global__ void choose_fathers_kernel(ChildSpec* specs, const int* candidates,
                                       const double* distances, int per_child, int count,
                                       int* slots) {
   const int c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= count) return;
-  const int first = c * per_child;
-  specs[c].father = candidates[first + farthest_candidate(distances + first, per_child)];
-  slots[c] = specs[c].slot;
+  if (c < count)
+    device::choose_father(specs, candidates, distances + c * per_child, per_child, c, slots);
 }
 
 // A crossover batch's inputs, read by a kernel straight from the pinned staging buffers (mapped
