@@ -607,8 +607,8 @@ struct SwChainStepOp {
   __device__ void produce(int, Dim j0, int n, Values& v, curandState& r) const {
     real_t* const x = rows.x_at(j0);
     real_t* const bias = rows.bias_at(j0);
+    real_t* const dif = kKeepsDif ? rows.dif_at(j0) : nullptr;
     if constexpr (kKeepsDif) {
-      real_t* const dif = rows.dif_at(j0);
       if (pending != kSwIdle) {
         real_t xs[L], bs[L];
         sw_apply_kept_dif(pending, pending_scale, x, bias, dif, n, moves.lower, moves.upper, xs,
@@ -616,11 +616,8 @@ struct SwChainStepOp {
         sw_both_candidates_of(xs, bs, rho, n, r, moves.lower, moves.upper, v[0], v[1], dif);
         return;
       }
-      sw_both_candidates_run(rho, scale, x, bias, n, r, moves.lower, moves.upper, v[0], v[1],
-                             dif);
-    } else {
-      sw_both_candidates_run(rho, scale, x, bias, n, r, moves.lower, moves.upper, v[0], v[1]);
     }
+    sw_both_candidates_run(rho, scale, x, bias, n, r, moves.lower, moves.upper, v[0], v[1], dif);
   }
 };
 

@@ -368,7 +368,9 @@ TEST(CudaNam, FusedBatchEqualsDistancesThenChildrenBitForBit) {
           two_pass.sort_slots(ob.data());
           EXPECT_EQ(oa, ob);
         }
-        if (per_child > 1) EXPECT_GT(not_first, 0);  // not always the first candidate
+        if (per_child > 1) {
+          EXPECT_GT(not_first, 0);  // not always the first candidate
+        }
       }
     }
   }
