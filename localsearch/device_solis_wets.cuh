@@ -551,14 +551,15 @@ struct L2Items {
 };
 
 // The rows a Solis-Wets application moves, as a step's runs address them by gene: x, the bias
-// and the kept dif in device memory, or a block's own genes of each staged in shared memory for
-// the whole application (gene `first` at the start of each staged row). Each thread reads and
-// writes only its own runs, so the staged rows need no barrier. Held as the address gene 0 would
-// have (an integer: outside the staged rows): one register pair per row, as the rows themselves.
+// and the kept dif in device memory, or a block's own genes of a row staged in shared memory for
+// the whole application (gene `first` at the start of each staged row; the dif's `dif_first`,
+// 0 where its row stays in memory). Each thread reads and writes only its own runs, so the
+// staged rows need no barrier. Held as the address gene 0 would have (an integer: outside the
+// staged rows): one register pair per row, as the rows themselves.
 class SwRows {
  public:
-  __device__ SwRows(real_t* x, real_t* bias, real_t* dif, Dim first)
-      : x_(origin(x, first)), bias_(origin(bias, first)), dif_(origin(dif, first)) {}
+  __device__ SwRows(real_t* x, real_t* bias, Dim first, real_t* dif, Dim dif_first)
+      : x_(origin(x, first)), bias_(origin(bias, first)), dif_(origin(dif, dif_first)) {}
   __device__ real_t* x_at(Dim j0) const { return at(x_, j0); }
   __device__ real_t* bias_at(Dim j0) const { return at(bias_, j0); }
   __device__ real_t* dif_at(Dim j0) const { return at(dif_, j0); }
@@ -626,11 +627,13 @@ template <int L>
 __host__ __device__ inline Dim sw_chain_block_genes(const ReduceShape& shape) {
   return static_cast<Dim>(kWarps) * shape.tiles_per_warp * 32 * L;
 }
-// The dynamic shared memory of a chain kernel launch of `shape` whose blocks stage their genes
-// (sw_chain_kernel's stages_genes): x and the bias, and the dif where the kernel keeps it.
-template <bool kKeepsDif, int L>
-inline std::size_t sw_chain_staged_bytes(const ReduceShape& shape) {
-  return (kKeepsDif ? 3 : 2) * sizeof(real_t) *
+// The rows that each block of a chain kernel launch stages in shared memory for the application:
+// none, its genes of x and the bias, or those and of the kept dif. Their number is the value.
+enum class SwStaged : int { kNone = 0, kGenes = 2, kGenesAndDif = 3 };
+// The dynamic shared memory of a chain kernel launch of `shape` whose blocks stage those rows.
+template <int L>
+inline std::size_t sw_chain_staged_bytes(const ReduceShape& shape, SwStaged staged) {
+  return static_cast<std::size_t>(staged) * sizeof(real_t) *
          static_cast<std::size_t>(sw_chain_block_genes<L>(shape));
 }
 
@@ -651,9 +654,10 @@ inline constexpr bool kChainTwoBlocksPerSm = L == kVec && !Term::Partial::kOrder
 // accepted move to its own genes: kKeepsDif, in the next step's pass (SwChainStepOp), with the
 // dif it stored in step_dif (one row) as it made the candidates; otherwise right after the
 // decision, drawing dif again from its state at the step's start. No
-// host launch, copy or decision per step. The stored dif pays where the row stays in L2 beside
-// x and the bias, and costs where it pushes them out (docs/performance.md); two variants, for a
-// branch between the two applies took 145-188 registers, which halved the co-resident grid.
+// host launch, copy or decision per step. The stored dif pays where the row stays in L2 (beside
+// x and the bias where they are not staged), and costs where it pushes them out
+// (docs/performance.md); two variants, for a branch between the two applies took 145-188
+// registers, which halved the co-resident grid.
 //
 // The grid must be co-resident (a cooperative launch). Genes map to threads, XORWOW states to
 // genes, and partials to trees exactly as in produce_reduce_kernel's one-row launch of the same
@@ -664,16 +668,18 @@ inline constexpr bool kChainTwoBlocksPerSm = L == kVec && !Term::Partial::kOrder
 // slower block still reads.
 // A grid of one block needs no barrier beyond the block's.
 //
-// stages_genes: the launch gave each block dynamic shared memory for its genes of x and the bias
-// (and, kKeepsDif, the dif: sw_chain_staged_bytes). They are read from x and the bias once, the
-// steps move them there, and they are written back at the end: a step's pass then reads no row
-// from L2, where the whole grid asked for the same 8-12 bytes per gene at once after each
-// barrier. Otherwise the steps move x and the bias in memory, and step_dif holds the dif.
+// staged (not kNone): the launch gave each block dynamic shared memory for its genes of x and
+// the bias, and with kGenesAndDif of the dif (sw_chain_staged_bytes). x and the bias are read
+// once, the steps move them there, and they are written back at the end: a step's pass then
+// reads no row from L2, where the whole grid asked for the same 8-12 bytes per gene at once
+// after each barrier. Otherwise the steps move x and the bias in memory; step_dif holds the dif
+// unless it is staged (kKeepsDif and kGenes: x and the bias staged, the dif row in memory, where
+// the three rows would leave one block per SM: 3*10^6-D on the H100).
 template <class Term, bool kKeepsDif, int L>
 __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 0)
     sw_chain_kernel(SwBothMovesOp<L> op, Term term, ReduceShape shape, curandState* rng_states,
                     PairPartial<typename Term::Partial>* block_partials, real_t* step_dif,
-                    bool stages_genes, double* slot_fitness, int slot) {
+                    SwStaged staged, double* slot_fitness, int slot) {
   using Pair = PairTerm<Term>;
   using Partial = typename Pair::Partial;
   const Pair pair{term};
@@ -688,12 +694,14 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
   real_t* const x = const_cast<real_t*>(op.x);
   real_t* const bias = const_cast<real_t*>(op.bias);
   extern __shared__ uint4 staged_words[];  // 16-byte aligned, as the runs' loads need
-  SwRows rows(x, bias, step_dif, 0);
-  if (stages_genes) {
+  SwRows rows(x, bias, 0, step_dif, 0);
+  if (staged != SwStaged::kNone) {
     const Dim block_genes = sw_chain_block_genes<L>(shape);
-    real_t* const staged = reinterpret_cast<real_t*>(staged_words);
-    rows = SwRows(staged, staged + block_genes, staged + 2 * block_genes,
-                  static_cast<Dim>(blockIdx.x) * block_genes);
+    const Dim first = static_cast<Dim>(blockIdx.x) * block_genes;
+    real_t* const row = reinterpret_cast<real_t*>(staged_words);
+    rows = staged == SwStaged::kGenesAndDif
+               ? SwRows(row, row + block_genes, first, row + 2 * block_genes, first)
+               : SwRows(row, row + block_genes, first, step_dif, 0);
     sw_copy_staged_runs<true, L>(x, bias, rows, first_tile, end_tile, shape.dim);
   }
 
@@ -761,7 +769,8 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
     for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
       sw_scale_bias_run<L>(final_scale, rows.bias_at(j0), n);
     });
-  if (stages_genes) sw_copy_staged_runs<false, L>(x, bias, rows, first_tile, end_tile, shape.dim);
+  if (staged != SwStaged::kNone)
+    sw_copy_staged_runs<false, L>(x, bias, rows, first_tile, end_tile, shape.dim);
   rng_states[thread_id] = rng;
   // Every block has read the application's state (an application with no step left reads it
   // only at the start) before block 0 overwrites it with the final one.

@@ -495,25 +495,36 @@ TEST(CudaSolisWets, ApplicationSpendsExactlyItsEvaluationsWithFewHostSyncs) {
 // launch per step to the bit: the same genes, bias, fitness, chain state and XORWOW states after
 // a sequence of applications, for a sum, a sum-and-product and an ordered (prefix) partial, in
 // one block and in many (sizes whose one-row shape both launch forms share), with the step's
-// dif kept for the apply of a success (these sizes' default) and drawn again (larger sizes'),
-// in short runs of genes per lane (these sizes' default) and whole ones (larger sizes'), with
-// each block's genes staged in shared memory (the default) and moved in memory.
+// dif kept for the apply of a success (these sizes' default) and drawn again, in short runs of
+// genes per lane (these sizes' default) and whole ones (larger sizes'), with each block's genes
+// staged in shared memory (the default) and moved in memory, and a kept dif staged beside them
+// (these sizes' default) and in its row in memory (3*10^6-D's).
 TEST(CudaSolisWets, ChainKernelEqualsALaunchPerStepBitForBit) {
   REQUIRE_GPU();
+  struct Variant {
+    bool keeps_dif, short_lanes, stages, stages_dif;
+  };
+  const Variant variants[] = {
+      {true, true, true, true},    {false, true, true, true},   {true, false, true, true},
+      {false, false, true, true},  {true, true, false, false},  {false, true, false, false},
+      {true, false, false, false}, {false, false, false, false}, {true, true, true, false},
+      {true, false, true, false}};
   for (const char* function : {"rastrigin", "griewank", "schwefel12"}) {
     for (const Dim dim : {Dim{1000}, Dim{100003}}) {
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7}) {
-        const bool keeps_dif = variant % 2 == 0, short_lanes = variant % 4 < 2,
-                   stages = variant < 4;
+      for (const Variant& variant : variants) {
+        const bool keeps_dif = variant.keeps_dif, short_lanes = variant.short_lanes,
+                   stages = variant.stages;
         SCOPED_TRACE(std::string(function) + " D=" + std::to_string(dim) +
                      (keeps_dif ? " dif kept" : " dif drawn again") +
                      (short_lanes ? ", short lanes" : ", whole lanes") +
-                     (stages ? ", staged" : ", in memory"));
+                     (stages ? ", staged" : ", in memory") +
+                     (stages && keeps_dif && !variant.stages_dif ? ", dif in memory" : ""));
         const Problem problem = Problem::make(function, dim, 6);
         const Config config = small_config(function, dim);
         CudaEngine chain(config, problem), steps(config, problem);
         chain.set_solis_wets_chain_keeps_dif(keeps_dif);
         chain.set_solis_wets_chain_stages_genes(stages);
+        chain.set_solis_wets_chain_stages_dif(variant.stages_dif);
         chain.set_solis_wets_short_lanes(short_lanes);
         steps.set_solis_wets_short_lanes(short_lanes);
         steps.set_solis_wets_chain(false);

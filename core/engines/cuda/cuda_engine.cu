@@ -222,16 +222,27 @@ bool reads_stored_shift(const Problem& problem, int slices, bool sharded) {
   return !sharded && slices == 1 && !problem.is_cec2010() && !problem.is_external();
 }
 
+// Whether `rows` rows of a problem's genes take at most a quarter of L2.
+bool rows_fit_quarter_of_l2(const Problem& problem, int rows) {
+  const std::size_t bytes = static_cast<std::size_t>(rows) *
+                            static_cast<std::size_t>(device::row_pitch(problem.dim)) *
+                            sizeof(real_t);
+  return bytes <= static_cast<std::size_t>(current_device_attribute(cudaDevAttrL2CacheSize)) / 4;
+}
+
 // Whether a Solis-Wets application that runs as one launch (sw_chain_kernel: whole rows, a
 // function evaluated as its candidates are made) keeps each step's dif in a row of its own for
-// the apply of a success, instead of drawing it again: where x, the bias and that row take at
-// most a quarter of L2. Measured on the H100 (docs/performance.md): local search 4-5% faster at
-// 1e5-D (1.2 MB), the same at 1e6-D (12 MB), 4% slower at 3e6-D (36 MB of its 50 MB L2).
+// the apply of a success, instead of drawing it again: where the rows that its steps read from
+// L2 take at most a quarter of it. That is the dif row alone where x and the bias are staged in
+// shared memory, and all three rows where they are not (sw_dif_beside_genes_in_l2). Measured on
+// the H100 with the genes in memory (docs/performance.md): local search 4-5% faster at 1e5-D
+// (1.2 MB), the same at 1e6-D (12 MB), 4% slower at 3e6-D (36 MB of its 50 MB L2).
 bool keeps_sw_dif(const Problem& problem, int slices, bool sharded) {
-  const std::size_t rows = 3 * static_cast<std::size_t>(device::row_pitch(problem.dim)) *
-                           sizeof(real_t);
   return !sharded && slices == 1 && !gpu_evaluates_stored_vectors(problem) &&
-         rows <= static_cast<std::size_t>(current_device_attribute(cudaDevAttrL2CacheSize)) / 4;
+         rows_fit_quarter_of_l2(problem, 1);
+}
+bool sw_dif_beside_genes_in_l2(const Problem& problem) {
+  return rows_fit_quarter_of_l2(problem, 3);
 }
 
 // A persisting L2 window over a device range: launches given window() keep the range's lines in
@@ -545,6 +556,8 @@ struct CudaEngine::Impl {
   bool sw_chain = device::sw_chain_wanted();
   bool sw_keeps_dif = true;  // where sw_dif has its row
   bool sw_stages_genes = device::sw_staged_genes_wanted();  // PassContext::sw_stages_genes
+  bool sw_stages_dif = device::sw_staged_dif_wanted();      // PassContext::sw_stages_dif
+  bool sw_dif_beside_genes = true;  // PassContext::sw_dif_beside_genes_in_l2
   int sw_lane = launch.sw_lane;  // genes per lane's run of a Solis-Wets step (set_solis_wets_lane)
   bool interleave_rows = device::rows_interleaved_wanted();
   bool nam_child_rows = device::nam_child_rows_wanted();
@@ -717,6 +730,7 @@ struct CudaEngine::Impl {
     }
     if (keeps_sw_dif(p, layout.slices, comm != nullptr))
       sw_dif = DeviceBuffer<real_t>(static_cast<std::size_t>(pitch));
+    sw_dif_beside_genes = sw_dif_beside_genes_in_l2(p);
     stored_evaluation = gpu_evaluates_stored_vectors(problem);
     batch_graphs = comm == nullptr && !problem.is_external() && device::batch_graphs_wanted();
     if (problem.is_external() && problem.external->device_passes) {
@@ -782,6 +796,8 @@ struct CudaEngine::Impl {
     c.sw_state = sw_state.data();
     c.sw_lane_genes = sw_lane;
     c.sw_stages_genes = sw_stages_genes;
+    c.sw_stages_dif = sw_stages_dif;
+    c.sw_dif_beside_genes_in_l2 = sw_dif_beside_genes;
     c.interleave_rows = interleave_rows;
     c.invalid = problem.is_external() ? invalid.data() : nullptr;
     c.shift_window = stored_o_window.window();
@@ -1464,6 +1480,7 @@ void CudaEngine::set_solis_wets_chain_keeps_dif(bool keeps) { impl_->sw_keeps_di
 void CudaEngine::set_solis_wets_chain_stages_genes(bool stages) {
   impl_->sw_stages_genes = stages;
 }
+void CudaEngine::set_solis_wets_chain_stages_dif(bool stages) { impl_->sw_stages_dif = stages; }
 void CudaEngine::set_solis_wets_short_lanes(bool short_lanes) {
   Impl& m = *impl_;
   const int genes = short_lanes ? device::kShortLane : device::kVec;

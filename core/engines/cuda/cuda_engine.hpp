@@ -88,12 +88,16 @@ class CudaEngine final : public Engine {
   // (CHAINSAW_SW_LAUNCH=steps in the environment sets that default).
   void set_solis_wets_chain(bool chain);
   // Whether the chain kernel keeps each step's dif for the apply of a success (the default
-  // where it fits beside x and the bias in L2: keeps_sw_dif) or draws it again (tests compare).
+  // where its row fits in L2: keeps_sw_dif) or draws it again (tests compare).
   void set_solis_wets_chain_keeps_dif(bool keeps);
   // Whether the chain kernel stages each block's genes in shared memory for the application
   // (the default where they fit beside its grid; CHAINSAW_SW_STAGE=off in the environment sets
   // it off) or moves x and the bias in memory (tests compare).
   void set_solis_wets_chain_stages_genes(bool stages);
+  // Whether the chain kernel that keeps dif and stages the genes stages the dif beside them (the
+  // default where it fits; CHAINSAW_SW_STAGE=genes in the environment sets it off) or keeps it in
+  // its row in memory (the default where it does not fit: 3*10^6-D; tests compare).
+  void set_solis_wets_chain_stages_dif(bool stages);
   // Whether a Solis-Wets step takes short runs of genes per lane (half the 32 bytes of the other
   // passes' runs; the default chosen by the problem's size: sw_lane_genes) or whole ones. Tests
   // run both at one size; short runs whose step needs more XORWOW states or partials than the

@@ -65,6 +65,13 @@ struct PassContext {
   // The Solis-Wets chain kernel stages each block's genes in shared memory where they fit beside
   // its grid (sw_chain_kernel); false: the steps move x and the bias in memory (the same bits).
   bool sw_stages_genes = true;
+  // Where it keeps dif, it stages the dif too where that fits; false: the dif stays in its row
+  // in memory (the same bits).
+  bool sw_stages_dif = true;
+  // Where it keeps dif and x and the bias stay in memory, the three rows take at most a quarter
+  // of L2; else it draws dif again, for the row would push x and the bias out of L2
+  // (keeps_sw_dif in core/engines/cuda/cuda_engine.cu).
+  bool sw_dif_beside_genes_in_l2 = true;
   // Launches whose operation interleaves its rows (kInterleavesRows) start them gene range by
   // gene range; false: row after row (the same bits).
   bool interleave_rows = true;
@@ -153,9 +160,16 @@ inline bool sw_chain_wanted() {
 
 // The Solis-Wets chain kernel stages its blocks' genes in shared memory where they fit
 // (PassContext::sw_stages_genes) unless CHAINSAW_SW_STAGE=off in the environment asks for the
-// steps to move x and the bias in memory: the same bits, to measure what the staging saves.
+// steps to move x and the bias in memory, and its kept dif beside them
+// (PassContext::sw_stages_dif) unless CHAINSAW_SW_STAGE=genes asks for the dif row in memory:
+// the same bits, to measure what the staging saves.
 inline bool sw_staged_genes_wanted() {
   static const bool wanted = !environment_says("CHAINSAW_SW_STAGE", "off");
+  return wanted;
+}
+inline bool sw_staged_dif_wanted() {
+  static const bool wanted = sw_staged_genes_wanted() &&
+                             !environment_says("CHAINSAW_SW_STAGE", "genes");
   return wanted;
 }
 
@@ -306,11 +320,12 @@ class FusedPasses {
   // A whole application to slot genes x with bias `bias` in one cooperative launch
   // (sw_chain_kernel), its state in c.sw_state before and after, each step's dif kept in the
   // row step_dif (null: drawn again), in the one-row shape of at most blocks_cap blocks per SM;
-  // each block's genes staged in shared memory where they fit beside that grid
-  // (c.sw_stages_genes). Whole rows only (not sliced). Returns false, launching nothing, where
-  // that shape has more blocks than the chain kernel can hold resident: a smaller grid would cut
-  // the genes otherwise than the launch per step, and it was slower (docs/performance.md, "What
-  // we tried").
+  // each block's genes, and its dif, staged in shared memory where they fit beside that grid
+  // (c.sw_stages_genes, c.sw_stages_dif). Whole rows only (not sliced). Returns false,
+  // launching nothing, where that shape has more blocks than the chain kernel can hold
+  // resident (a smaller grid would cut the genes otherwise than the launch per step, and it was
+  // slower: docs/performance.md, "What we tried"), or where it would keep dif beside x and the
+  // bias in memory and the three rows overfill L2 (c.sw_dif_beside_genes_in_l2).
   virtual bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                                 const SolisWetsParams& params, int slot, int blocks_cap) const = 0;
 };
@@ -405,9 +420,11 @@ class FusedPassesFor final : public FusedPasses {
       return n;
     };
     const ReduceShape s = launch_shape(c, Spread::kOneRow, blocks_cap, L);
-    // Staged where the genes fit beside the same grid; else in memory, if that grid fits.
-    std::size_t staged_bytes = c.sw_stages_genes ? sw_chain_staged_bytes<kKeepsDif, L>(s) : 0;
-    if (staged_bytes > 0) {
+    // Staged where the rows fit beside the same grid: x and the bias with the dif, else without
+    // it (its row in memory); else nothing staged, if that grid fits.
+    SwStaged staged = SwStaged::kNone;
+    std::size_t staged_bytes = 0;
+    if (c.sw_stages_genes) {
       // Above 48 KB a kernel takes dynamic shared memory only as far as it opts in, on the
       // current device: up to the device's limit, less the kernel's static shared memory.
       int device = 0, optin = 0;
@@ -417,13 +434,22 @@ class FusedPassesFor final : public FusedPasses {
       cudaFuncAttributes attributes{};
       CHAINSAW_CUDA_TRY(cudaFuncGetAttributes(&attributes, kernel));
       const std::size_t most = static_cast<std::size_t>(optin) - attributes.sharedSizeBytes;
-      if (staged_bytes <= most)
+      for (const SwStaged rows : {SwStaged::kGenesAndDif, SwStaged::kGenes}) {
+        if (rows == SwStaged::kGenesAndDif && !(kKeepsDif && c.sw_stages_dif)) continue;
+        const std::size_t bytes = sw_chain_staged_bytes<L>(s, rows);
+        if (bytes > most) continue;
         CHAINSAW_CUDA_TRY(cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(staged_bytes)));
-      if (staged_bytes > most || s.blocks_x > resident(staged_bytes) * c.sm_count)
-        staged_bytes = 0;
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+        if (s.blocks_x <= resident(bytes) * c.sm_count) {
+          staged = rows;
+          staged_bytes = bytes;
+          break;
+        }
+      }
     }
-    if (staged_bytes == 0 && s.blocks_x > resident(0) * c.sm_count) return false;
+    if (staged == SwStaged::kNone &&
+        ((kKeepsDif && !c.sw_dif_beside_genes_in_l2) || s.blocks_x > resident(0) * c.sm_count))
+      return false;
     const SwBothMovesOp<L> op{c.sw_state, x, bias, c.lower, c.upper, c.dim, params, c.invalid};
     cudaLaunchAttribute cooperative{};
     cooperative.id = cudaLaunchAttributeCooperative;
@@ -437,8 +463,8 @@ class FusedPassesFor final : public FusedPasses {
     config.numAttrs = s.blocks_x > 1 ? 1 : 0;  // one block needs no grid barrier
     using Partial = typename PairTerm<Term>::Partial;
     CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, op, term_, s, c.rng,
-                                         static_cast<Partial*>(c.partials), step_dif,
-                                         staged_bytes > 0, c.slot_fitness, slot));
+                                         static_cast<Partial*>(c.partials), step_dif, staged,
+                                         c.slot_fitness, slot));
     CHAINSAW_CUDA_CHECK_LAUNCH();
     return true;
   }
