@@ -236,7 +236,9 @@ bool rows_fit_quarter_of_l2(const Problem& problem, int rows) {
 // L2 take at most a quarter of it. That is the dif row alone where x and the bias are staged in
 // shared memory, and all three rows where they are not (sw_dif_beside_genes_in_l2). Measured on
 // the H100 with the genes in memory (docs/performance.md): local search 4-5% faster at 1e5-D
-// (1.2 MB), the same at 1e6-D (12 MB), 4% slower at 3e6-D (36 MB of its 50 MB L2).
+// (1.2 MB), the same at 1e6-D (12 MB), 4% slower at 3e6-D (36 MB of its 50 MB L2). With them
+// staged and the dif row alone in L2, on the H200 at 3e6-D: 6-19% faster for four of the paper
+// functions, 7% slower for Salomon, whose step is the cheapest.
 bool keeps_sw_dif(const Problem& problem, int slices, bool sharded) {
   return !sharded && slices == 1 && !gpu_evaluates_stored_vectors(problem) &&
          rows_fit_quarter_of_l2(problem, 1);
