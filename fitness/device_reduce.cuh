@@ -151,6 +151,45 @@ struct StoredShiftTerm {
       if (k < n) Fn::accumulate(p, v[k] - static_cast<double>(o_run[k]), i0 + k);
   }
 };
+// A built-in function's term with o read from a row of doubles (the Solis-Wets chain kernel's,
+// staged in shared memory for a whole application), so that z is FitnessTerm's, to the bit,
+// without the hash and its integer chain per gene. The row is laid out lane-interleaved, tile by
+// tile of 32 runs of L genes: gene k of a lane's run sits 32 doubles after gene k - 1, so a
+// warp's 32 loads of one k are consecutive (a run's genes side by side put 16 lanes on one pair
+// of banks). o points at gene 0's slot: `at` is the same for the shared rows of any block whose
+// first gene is a multiple of 32 L.
+template <class Fn>
+struct RowShiftTerm {
+  using Partial = typename Fn::Partial;
+  static constexpr bool kSliceable = false;
+  const double* o = nullptr;
+  template <int L>
+  __host__ __device__ static Dim at(Dim j) {
+    constexpr Dim kTile = 32 * L;
+    return j / kTile * kTile + j % kTile / L + j % L * 32;
+  }
+  __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
+  template <int L>
+  __device__ void accumulate_tile(Partial& p, const double (&v)[L], Dim j0, int n) const {
+    const double* const run = o + at<L>(j0);  // j0 starts a run: gene k at run[32 k]
+    const typename Fn::Index i0 = static_cast<typename Fn::Index>(j0 + 1);
+    #pragma unroll
+    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
+      if (k < n) Fn::accumulate(p, v[k] - run[32 * k], i0 + k);
+  }
+};
+// The row form of a fitness term, where it has one (a built-in function's that makes z);
+// else the term itself.
+template <class T>
+struct ShiftRow {
+  static constexpr bool kAvailable = false;
+  using Term = T;
+};
+template <class Fn>
+struct ShiftRow<FitnessTerm<Fn>> {
+  static constexpr bool kAvailable = !std::is_same_v<Fn, GenesOnly>;
+  using Term = RowShiftTerm<Fn>;
+};
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares
   using Partial = SumPartial;
   static constexpr bool kSliceable = true;

@@ -630,10 +630,13 @@ __host__ __device__ inline Dim sw_chain_block_genes(const ReduceShape& shape) {
 // The rows that each block of a chain kernel launch stages in shared memory for the application:
 // none, its genes of x and the bias, or those and of the kept dif. Their number is the value.
 enum class SwStaged : int { kNone = 0, kGenes = 2, kGenesAndDif = 3 };
-// The dynamic shared memory of a chain kernel launch of `shape` whose blocks stage those rows.
+// The dynamic shared memory of a chain kernel launch of `shape` whose blocks stage those rows,
+// and with stages_shift a row of o, in doubles, after them.
 template <int L>
-inline std::size_t sw_chain_staged_bytes(const ReduceShape& shape, SwStaged staged) {
-  return static_cast<std::size_t>(staged) * sizeof(real_t) *
+inline std::size_t sw_chain_staged_bytes(const ReduceShape& shape, SwStaged staged,
+                                         bool stages_shift = false) {
+  return (static_cast<std::size_t>(staged) * sizeof(real_t) +
+          (stages_shift ? sizeof(double) : 0)) *
          static_cast<std::size_t>(sw_chain_block_genes<L>(shape));
 }
 
@@ -675,14 +678,19 @@ inline constexpr bool kChainTwoBlocksPerSm = L == kVec && !Term::Partial::kOrder
 // after each barrier. Otherwise the steps move x and the bias in memory; step_dif holds the dif
 // unless it is staged (kKeepsDif and kGenes: x and the bias staged, the dif row in memory, where
 // the three rows would leave one block per SM: 3*10^6-D on the H100).
-template <class Term, bool kKeepsDif, int L>
+// kStagesShift (a built-in function's term, kGenesAndDif): each block also computes its genes'
+// o once, as doubles in a row after the staged ones (sw_chain_staged_bytes), and the steps read
+// it there (RowShiftTerm) instead of hashing o for every gene of every step: the same z, to the
+// bit, without the hash's dozen integer instructions per gene (docs/performance.md).
+template <class Term, bool kKeepsDif, int L, bool kStagesShift = false>
 __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 0)
     sw_chain_kernel(SwBothMovesOp<L> op, Term term, ReduceShape shape, curandState* rng_states,
                     PairPartial<typename Term::Partial>* block_partials, real_t* step_dif,
                     SwStaged staged, double* slot_fitness, int slot) {
-  using Pair = PairTerm<Term>;
+  using StepTerm = std::conditional_t<kStagesShift, typename ShiftRow<Term>::Term, Term>;
+  using Pair = PairTerm<StepTerm>;
   using Partial = typename Pair::Partial;
-  const Pair pair{term};
+  static_assert(std::is_same_v<Partial, PairPartial<typename Term::Partial>>);
   const int warp = threadIdx.x / 32;
   const std::size_t thread_id = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
   curandState rng = rng_states[thread_id];
@@ -704,6 +712,24 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
                : SwRows(row, row + block_genes, first, step_dif, 0);
     sw_copy_staged_runs<true, L>(x, bias, rows, first_tile, end_tile, shape.dim);
   }
+  // kStagesShift: each thread writes the o of its own genes, which only it reads.
+  const StepTerm step_term = [&]() -> StepTerm {
+    if constexpr (kStagesShift) {
+      const Dim block_genes = sw_chain_block_genes<L>(shape);
+      const Dim first = static_cast<Dim>(blockIdx.x) * block_genes;
+      double* const o_row = reinterpret_cast<double*>(reinterpret_cast<real_t*>(staged_words) +
+                                                      static_cast<int>(staged) * block_genes);
+      for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
+        for (int k = 0; k < n; ++k)
+          o_row[StepTerm::template at<L>(j0 - first + k)] = term.shift.value(j0 + k);
+      });
+      return {reinterpret_cast<const double*>(reinterpret_cast<std::uintptr_t>(o_row) -
+                                              static_cast<std::uintptr_t>(first) * sizeof(double))};
+    } else {
+      return term;
+    }
+  }();
+  const Pair pair{step_term};
 
   __shared__ Partial warp_results[kWarps];
   __shared__ Partial scratch[kWarps];

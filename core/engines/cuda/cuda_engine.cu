@@ -559,6 +559,7 @@ struct CudaEngine::Impl {
   bool sw_keeps_dif = true;  // where sw_dif has its row
   bool sw_stages_genes = device::sw_staged_genes_wanted();  // PassContext::sw_stages_genes
   bool sw_stages_dif = device::sw_staged_dif_wanted();      // PassContext::sw_stages_dif
+  bool sw_stages_shift = device::sw_staged_shift_wanted();  // PassContext::sw_stages_shift
   bool sw_dif_beside_genes = true;  // PassContext::sw_dif_beside_genes_in_l2
   int sw_lane = launch.sw_lane;  // genes per lane's run of a Solis-Wets step (set_solis_wets_lane)
   bool interleave_rows = device::rows_interleaved_wanted();
@@ -799,6 +800,7 @@ struct CudaEngine::Impl {
     c.sw_lane_genes = sw_lane;
     c.sw_stages_genes = sw_stages_genes;
     c.sw_stages_dif = sw_stages_dif;
+    c.sw_stages_shift = sw_stages_shift;
     c.sw_dif_beside_genes_in_l2 = sw_dif_beside_genes;
     c.interleave_rows = interleave_rows;
     c.invalid = problem.is_external() ? invalid.data() : nullptr;
@@ -1483,6 +1485,9 @@ void CudaEngine::set_solis_wets_chain_stages_genes(bool stages) {
   impl_->sw_stages_genes = stages;
 }
 void CudaEngine::set_solis_wets_chain_stages_dif(bool stages) { impl_->sw_stages_dif = stages; }
+void CudaEngine::set_solis_wets_chain_stages_shift(bool stages) {
+  impl_->sw_stages_shift = stages;
+}
 void CudaEngine::set_solis_wets_short_lanes(bool short_lanes) {
   Impl& m = *impl_;
   const int genes = short_lanes ? device::kShortLane : device::kVec;

@@ -68,6 +68,10 @@ struct PassContext {
   // Where it keeps dif, it stages the dif too where that fits; false: the dif stays in its row
   // in memory (the same bits).
   bool sw_stages_dif = true;
+  // Where it stages the genes and the dif, a built-in function's chain kernel stages o too, as
+  // doubles, where that still fits beside its grid (up to about 1.1*10^6 float genes on the
+  // H100); else it hashes o per gene, as every other pass does (the same bits).
+  bool sw_stages_shift = true;
   // Where it keeps dif and x and the bias stay in memory, the three rows take at most a quarter
   // of L2; else it draws dif again, for the row would push x and the bias out of L2
   // (keeps_sw_dif in core/engines/cuda/cuda_engine.cu).
@@ -160,11 +164,17 @@ inline bool sw_chain_wanted() {
 
 // The Solis-Wets chain kernel stages its blocks' genes in shared memory where they fit
 // (PassContext::sw_stages_genes) unless CHAINSAW_SW_STAGE=off in the environment asks for the
-// steps to move x and the bias in memory, and its kept dif beside them
-// (PassContext::sw_stages_dif) unless CHAINSAW_SW_STAGE=genes asks for the dif row in memory:
-// the same bits, to measure what the staging saves.
+// steps to move x and the bias in memory, its kept dif beside them
+// (PassContext::sw_stages_dif) unless CHAINSAW_SW_STAGE=genes asks for the dif row in memory,
+// and o beside those (PassContext::sw_stages_shift) unless CHAINSAW_SW_SHIFT=hash asks for o
+// hashed per gene: the same bits, to measure what the staging saves.
 inline bool sw_staged_genes_wanted() {
   static const bool wanted = !environment_says("CHAINSAW_SW_STAGE", "off");
+  return wanted;
+}
+inline bool sw_staged_shift_wanted() {
+  static const bool wanted = sw_staged_genes_wanted() &&
+                             !environment_says("CHAINSAW_SW_SHIFT", "hash");
   return wanted;
 }
 inline bool sw_staged_dif_wanted() {
@@ -396,9 +406,14 @@ class FusedPassesFor final : public FusedPasses {
   }
   bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                         const SolisWetsParams& params, int slot, int blocks_cap) const override {
-    // Both variants take the same decisions to the bit; the one that draws dif again may hold a
-    // grid that the other cannot.
+    // Every variant takes the same decisions to the bit; the one that draws dif again may hold
+    // a grid that the others cannot, and the one that stages o needs the most shared memory.
     return with_sw_lane(c, [&](auto lane) {
+      if constexpr (ShiftRow<Term>::kAvailable) {
+        if (step_dif != nullptr && c.sw_stages_shift &&
+            launch_chain<true, lane.value, true>(c, x, bias, step_dif, params, slot, blocks_cap))
+          return true;
+      }
       return (step_dif != nullptr &&
               launch_chain<true, lane.value>(c, x, bias, step_dif, params, slot, blocks_cap)) ||
              launch_chain<false, lane.value>(c, x, bias, nullptr, params, slot, blocks_cap);
@@ -406,11 +421,11 @@ class FusedPassesFor final : public FusedPasses {
   }
 
  private:
-  template <bool kKeepsDif, int L>
+  template <bool kKeepsDif, int L, bool kStagesShift = false>
   bool launch_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                     const SolisWetsParams& params, int slot, int blocks_cap) const {
     CHAINSAW_EXPECTS(!c.sliced(), "the Solis-Wets chain kernel takes whole rows");
-    const auto kernel = sw_chain_kernel<Term, kKeepsDif, L>;
+    const auto kernel = sw_chain_kernel<Term, kKeepsDif, L, kStagesShift>;
     // The grid must be co-resident: at most this many blocks per SM with `bytes` of dynamic
     // shared memory each (the staged genes).
     const auto resident = [kernel](std::size_t bytes) {
@@ -436,7 +451,8 @@ class FusedPassesFor final : public FusedPasses {
       const std::size_t most = static_cast<std::size_t>(optin) - attributes.sharedSizeBytes;
       for (const SwStaged rows : {SwStaged::kGenesAndDif, SwStaged::kGenes}) {
         if (rows == SwStaged::kGenesAndDif && !(kKeepsDif && c.sw_stages_dif)) continue;
-        const std::size_t bytes = sw_chain_staged_bytes<L>(s, rows);
+        if (kStagesShift && rows != SwStaged::kGenesAndDif) continue;  // the form measured
+        const std::size_t bytes = sw_chain_staged_bytes<L>(s, rows, kStagesShift);
         if (bytes > most) continue;
         CHAINSAW_CUDA_TRY(cudaFuncSetAttribute(
             kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
@@ -447,6 +463,7 @@ class FusedPassesFor final : public FusedPasses {
         }
       }
     }
+    if (kStagesShift && staged == SwStaged::kNone) return false;
     if (staged == SwStaged::kNone &&
         ((kKeepsDif && !c.sw_dif_beside_genes_in_l2) || s.blocks_x > resident(0) * c.sm_count))
       return false;
