@@ -184,11 +184,13 @@ template <class T>
 struct ShiftRow {
   static constexpr bool kAvailable = false;
   using Term = T;
+  using Stored = T;
 };
 template <class Fn>
 struct ShiftRow<FitnessTerm<Fn>> {
   static constexpr bool kAvailable = !std::is_same_v<Fn, GenesOnly>;
   using Term = RowShiftTerm<Fn>;
+  using Stored = StoredShiftTerm<Fn>;
 };
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares
   using Partial = SumPartial;

@@ -678,16 +678,22 @@ inline constexpr bool kChainTwoBlocksPerSm = L == kVec && !Term::Partial::kOrder
 // after each barrier. Otherwise the steps move x and the bias in memory; step_dif holds the dif
 // unless it is staged (kKeepsDif and kGenes: x and the bias staged, the dif row in memory, where
 // the three rows would leave one block per SM: 3*10^6-D on the H100).
-// kStagesShift (a built-in function's term, kGenesAndDif): each block also computes its genes'
-// o once, as doubles in a row after the staged ones (sw_chain_staged_bytes), and the steps read
-// it there (RowShiftTerm) instead of hashing o for every gene of every step: the same z, to the
-// bit, without the hash's dozen integer instructions per gene (docs/performance.md).
-template <class Term, bool kKeepsDif, int L, bool kStagesShift = false>
+// kShift, how a built-in function's kernel takes o (the same z, to the bit, every way): kRow
+// (with kGenesAndDif) computes each block's o once, as doubles in a row after the staged ones
+// (sw_chain_staged_bytes), and the steps read it there (RowShiftTerm); kStored reads the
+// engine's device copy of o, floats in 16-byte loads beside each run (StoredShiftTerm, from L2,
+// where the row does not fit: 3*10^6-D); kHashed hashes o for every gene of every step, a dozen
+// integer instructions per gene that the other two save (docs/performance.md).
+enum class SwShift : int { kHashed, kRow, kStored };
+template <class Term, bool kKeepsDif, int L, SwShift kShift = SwShift::kHashed>
 __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 0)
     sw_chain_kernel(SwBothMovesOp<L> op, Term term, ReduceShape shape, curandState* rng_states,
                     PairPartial<typename Term::Partial>* block_partials, real_t* step_dif,
-                    SwStaged staged, double* slot_fitness, int slot) {
-  using StepTerm = std::conditional_t<kStagesShift, typename ShiftRow<Term>::Term, Term>;
+                    SwStaged staged, const real_t* stored_o, double* slot_fitness, int slot) {
+  constexpr bool kStagesShift = kShift == SwShift::kRow;
+  using StepTerm = std::conditional_t<
+      kStagesShift, typename ShiftRow<Term>::Term,
+      std::conditional_t<kShift == SwShift::kStored, typename ShiftRow<Term>::Stored, Term>>;
   using Pair = PairTerm<StepTerm>;
   using Partial = typename Pair::Partial;
   static_assert(std::is_same_v<Partial, PairPartial<typename Term::Partial>>);
@@ -725,6 +731,8 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
       });
       return {reinterpret_cast<const double*>(reinterpret_cast<std::uintptr_t>(o_row) -
                                               static_cast<std::uintptr_t>(first) * sizeof(double))};
+    } else if constexpr (kShift == SwShift::kStored) {
+      return {stored_o};
     } else {
       return term;
     }

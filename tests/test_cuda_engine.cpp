@@ -499,18 +499,20 @@ TEST(CudaSolisWets, ApplicationSpendsExactlyItsEvaluationsWithFewHostSyncs) {
 // genes per lane (these sizes' default) and whole ones (larger sizes'), with each block's genes
 // staged in shared memory (the default) and moved in memory, and a kept dif staged beside them
 // (these sizes' default) and in its row in memory (3*10^6-D's), and o staged beside the genes
-// and the dif as doubles (these sizes' default where both are staged) and hashed per gene.
+// and the dif as doubles (these sizes' default where both are staged), read from the engine's
+// copy (3*10^6-D's) and hashed per gene.
 TEST(CudaSolisWets, ChainKernelEqualsALaunchPerStepBitForBit) {
   REQUIRE_GPU();
   struct Variant {
-    bool keeps_dif, short_lanes, stages, stages_dif, stages_shift = true;
+    bool keeps_dif, short_lanes, stages, stages_dif, stages_shift = true, stored_shift = true;
   };
   const Variant variants[] = {
       {true, true, true, true},   {false, true, true, true},   {true, false, true, true},
       {false, false, true, true}, {true, true, false, true},   {false, true, false, true},
       {true, false, false, true}, {false, false, false, true}, {true, true, true, false},
       {true, false, true, false}, {true, true, true, true, false},
-      {true, false, true, true, false}};
+      {true, false, true, true, false}, {true, true, true, true, false, false},
+      {true, false, true, true, false, false}, {true, false, false, true, false, false}};
   for (const char* function : {"rastrigin", "griewank", "schwefel12"}) {
     for (const Dim dim : {Dim{1000}, Dim{100003}}) {
       for (const Variant& variant : variants) {
@@ -521,14 +523,16 @@ TEST(CudaSolisWets, ChainKernelEqualsALaunchPerStepBitForBit) {
                      (short_lanes ? ", short lanes" : ", whole lanes") +
                      (stages ? ", staged" : ", in memory") +
                      (stages && keeps_dif && !variant.stages_dif ? ", dif in memory" : "") +
-                     (stages && keeps_dif && !variant.stages_shift ? ", o hashed" : ""));
+                     (keeps_dif && !variant.stages_shift
+                          ? (variant.stored_shift ? ", o from memory" : ", o hashed")
+                          : ""));
         const Problem problem = Problem::make(function, dim, 6);
         const Config config = small_config(function, dim);
         CudaEngine chain(config, problem), steps(config, problem);
         chain.set_solis_wets_chain_keeps_dif(keeps_dif);
         chain.set_solis_wets_chain_stages_genes(stages);
         chain.set_solis_wets_chain_stages_dif(variant.stages_dif);
-        chain.set_solis_wets_chain_stages_shift(variant.stages_shift);
+        chain.set_solis_wets_chain_shift(variant.stages_shift, variant.stored_shift);
         chain.set_solis_wets_short_lanes(short_lanes);
         steps.set_solis_wets_short_lanes(short_lanes);
         steps.set_solis_wets_chain(false);

@@ -560,6 +560,7 @@ struct CudaEngine::Impl {
   bool sw_stages_genes = device::sw_staged_genes_wanted();  // PassContext::sw_stages_genes
   bool sw_stages_dif = device::sw_staged_dif_wanted();      // PassContext::sw_stages_dif
   bool sw_stages_shift = device::sw_staged_shift_wanted();  // PassContext::sw_stages_shift
+  bool sw_reads_stored_shift = device::sw_stored_shift_wanted();  // PassContext's
   bool sw_dif_beside_genes = true;  // PassContext::sw_dif_beside_genes_in_l2
   int sw_lane = launch.sw_lane;  // genes per lane's run of a Solis-Wets step (set_solis_wets_lane)
   bool interleave_rows = device::rows_interleaved_wanted();
@@ -801,6 +802,7 @@ struct CudaEngine::Impl {
     c.sw_stages_genes = sw_stages_genes;
     c.sw_stages_dif = sw_stages_dif;
     c.sw_stages_shift = sw_stages_shift;
+    c.sw_reads_stored_shift = sw_reads_stored_shift;
     c.sw_dif_beside_genes_in_l2 = sw_dif_beside_genes;
     c.interleave_rows = interleave_rows;
     c.invalid = problem.is_external() ? invalid.data() : nullptr;
@@ -1485,8 +1487,9 @@ void CudaEngine::set_solis_wets_chain_stages_genes(bool stages) {
   impl_->sw_stages_genes = stages;
 }
 void CudaEngine::set_solis_wets_chain_stages_dif(bool stages) { impl_->sw_stages_dif = stages; }
-void CudaEngine::set_solis_wets_chain_stages_shift(bool stages) {
+void CudaEngine::set_solis_wets_chain_shift(bool stages, bool reads_stored) {
   impl_->sw_stages_shift = stages;
+  impl_->sw_reads_stored_shift = reads_stored;
 }
 void CudaEngine::set_solis_wets_short_lanes(bool short_lanes) {
   Impl& m = *impl_;

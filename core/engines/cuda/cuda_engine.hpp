@@ -98,10 +98,12 @@ class CudaEngine final : public Engine {
   // default where it fits; CHAINSAW_SW_STAGE=genes in the environment sets it off) or keeps it in
   // its row in memory (the default where it does not fit: 3*10^6-D; tests compare).
   void set_solis_wets_chain_stages_dif(bool stages);
-  // Whether the chain kernel of a built-in function that stages the genes and the dif stages o
-  // beside them, as doubles (the default where it fits; CHAINSAW_SW_SHIFT=hash in the
-  // environment sets it off), or hashes o per gene (tests compare).
-  void set_solis_wets_chain_stages_shift(bool stages);
+  // How the chain kernel of a built-in function that keeps dif takes o: staged beside the
+  // staged genes and dif, as doubles (`stages`, the default where it fits), else read from the
+  // engine's device copy of o (`reads_stored`, the default where it has one), else hashed per
+  // gene. CHAINSAW_SW_SHIFT=stored in the environment sets `stages` off, =hash both (tests
+  // compare).
+  void set_solis_wets_chain_shift(bool stages, bool reads_stored);
   // Whether a Solis-Wets step takes short runs of genes per lane (half the 32 bytes of the other
   // passes' runs; the default chosen by the problem's size: sw_lane_genes) or whole ones. Tests
   // run both at one size; short runs whose step needs more XORWOW states or partials than the

@@ -70,8 +70,11 @@ struct PassContext {
   bool sw_stages_dif = true;
   // Where it stages the genes and the dif, a built-in function's chain kernel stages o too, as
   // doubles, where that still fits beside its grid (up to about 1.1*10^6 float genes on the
-  // H100); else it hashes o per gene, as every other pass does (the same bits).
+  // H100); else, where it keeps dif, it reads o from the engine's device copy
+  // (sw_reads_stored_shift, StoredShiftTerm); else it hashes o per gene, as every other pass
+  // does. The same bits every way.
   bool sw_stages_shift = true;
+  bool sw_reads_stored_shift = true;
   // Where it keeps dif and x and the bias stay in memory, the three rows take at most a quarter
   // of L2; else it draws dif again, for the row would push x and the bias out of L2
   // (keeps_sw_dif in core/engines/cuda/cuda_engine.cu).
@@ -166,15 +169,21 @@ inline bool sw_chain_wanted() {
 // (PassContext::sw_stages_genes) unless CHAINSAW_SW_STAGE=off in the environment asks for the
 // steps to move x and the bias in memory, its kept dif beside them
 // (PassContext::sw_stages_dif) unless CHAINSAW_SW_STAGE=genes asks for the dif row in memory,
-// and o beside those (PassContext::sw_stages_shift) unless CHAINSAW_SW_SHIFT=hash asks for o
-// hashed per gene: the same bits, to measure what the staging saves.
+// and o beside those (PassContext::sw_stages_shift) unless CHAINSAW_SW_SHIFT=stored asks for
+// o from the engine's device copy (PassContext::sw_reads_stored_shift) or =hash for o hashed
+// per gene: the same bits, to measure what the staging saves.
 inline bool sw_staged_genes_wanted() {
   static const bool wanted = !environment_says("CHAINSAW_SW_STAGE", "off");
   return wanted;
 }
 inline bool sw_staged_shift_wanted() {
   static const bool wanted = sw_staged_genes_wanted() &&
-                             !environment_says("CHAINSAW_SW_SHIFT", "hash");
+                             !environment_says("CHAINSAW_SW_SHIFT", "hash") &&
+                             !environment_says("CHAINSAW_SW_SHIFT", "stored");
+  return wanted;
+}
+inline bool sw_stored_shift_wanted() {
+  static const bool wanted = !environment_says("CHAINSAW_SW_SHIFT", "hash");
   return wanted;
 }
 inline bool sw_staged_dif_wanted() {
@@ -410,8 +419,11 @@ class FusedPassesFor final : public FusedPasses {
     // a grid that the others cannot, and the one that stages o needs the most shared memory.
     return with_sw_lane(c, [&](auto lane) {
       if constexpr (ShiftRow<Term>::kAvailable) {
-        if (step_dif != nullptr && c.sw_stages_shift &&
-            launch_chain<true, lane.value, true>(c, x, bias, step_dif, params, slot, blocks_cap))
+        if (step_dif != nullptr &&
+            ((c.sw_stages_shift && launch_chain<true, lane.value, SwShift::kRow>(
+                                       c, x, bias, step_dif, params, slot, blocks_cap)) ||
+             (c.sw_reads_stored_shift && launch_chain<true, lane.value, SwShift::kStored>(
+                                             c, x, bias, step_dif, params, slot, blocks_cap))))
           return true;
       }
       return (step_dif != nullptr &&
@@ -421,11 +433,18 @@ class FusedPassesFor final : public FusedPasses {
   }
 
  private:
-  template <bool kKeepsDif, int L, bool kStagesShift = false>
+  template <bool kKeepsDif, int L, SwShift kShift = SwShift::kHashed>
   bool launch_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
                     const SolisWetsParams& params, int slot, int blocks_cap) const {
     CHAINSAW_EXPECTS(!c.sliced(), "the Solis-Wets chain kernel takes whole rows");
-    const auto kernel = sw_chain_kernel<Term, kKeepsDif, L, kStagesShift>;
+    constexpr bool kStagesShift = kShift == SwShift::kRow;
+    const real_t* stored_o = nullptr;
+    if constexpr (kShift == SwShift::kStored) {
+      if constexpr (!std::is_same_v<EvaluationTerm, Term>)
+        if (evaluation_term_) stored_o = evaluation_term_->o;
+      if (stored_o == nullptr) return false;
+    }
+    const auto kernel = sw_chain_kernel<Term, kKeepsDif, L, kShift>;
     // The grid must be co-resident: at most this many blocks per SM with `bytes` of dynamic
     // shared memory each (the staged genes).
     const auto resident = [kernel](std::size_t bytes) {
@@ -481,7 +500,7 @@ class FusedPassesFor final : public FusedPasses {
     using Partial = typename PairTerm<Term>::Partial;
     CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, op, term_, s, c.rng,
                                          static_cast<Partial*>(c.partials), step_dif, staged,
-                                         c.slot_fitness, slot));
+                                         stored_o, c.slot_fitness, slot));
     CHAINSAW_CUDA_CHECK_LAUNCH();
     return true;
   }
