@@ -178,18 +178,19 @@ struct RowShiftTerm {
       if (k < n) Fn::accumulate(p, v[k] - run[32 * k], i0 + k);
   }
 };
-// The row form of a fitness term, where it has one (a built-in function's that makes z);
-// else the term itself.
+// The forms of a fitness term that read o instead of hashing it, where it has them (a built-in
+// function's, which makes z): from a row of doubles (Row) or from the engine's device copy
+// (Stored). Else both are the term itself.
 template <class T>
-struct ShiftRow {
+struct ShiftForms {
   static constexpr bool kAvailable = false;
-  using Term = T;
+  using Row = T;
   using Stored = T;
 };
 template <class Fn>
-struct ShiftRow<FitnessTerm<Fn>> {
+struct ShiftForms<FitnessTerm<Fn>> {
   static constexpr bool kAvailable = !std::is_same_v<Fn, GenesOnly>;
-  using Term = RowShiftTerm<Fn>;
+  using Row = RowShiftTerm<Fn>;
   using Stored = StoredShiftTerm<Fn>;
 };
 struct SquareTerm {  // the value is a difference; the partial is the sum of squares

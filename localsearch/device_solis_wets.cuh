@@ -692,8 +692,8 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
                     SwStaged staged, const real_t* stored_o, double* slot_fitness, int slot) {
   constexpr bool kStagesShift = kShift == SwShift::kRow;
   using StepTerm = std::conditional_t<
-      kStagesShift, typename ShiftRow<Term>::Term,
-      std::conditional_t<kShift == SwShift::kStored, typename ShiftRow<Term>::Stored, Term>>;
+      kStagesShift, typename ShiftForms<Term>::Row,
+      std::conditional_t<kShift == SwShift::kStored, typename ShiftForms<Term>::Stored, Term>>;
   using Pair = PairTerm<StepTerm>;
   using Partial = typename Pair::Partial;
   static_assert(std::is_same_v<Partial, PairPartial<typename Term::Partial>>);

@@ -69,8 +69,8 @@ struct PassContext {
   // in memory (the same bits).
   bool sw_stages_dif = true;
   // Where it stages the genes and the dif, a built-in function's chain kernel stages o too, as
-  // doubles, where that still fits beside its grid (up to about 1.1*10^6 float genes on the
-  // H100); else, where it keeps dif, it reads o from the engine's device copy
+  // doubles, where that still fits beside its grid (up to 1,081,344 float genes on 132 SMs);
+  // else, where it keeps dif, it reads o from the engine's device copy
   // (sw_reads_stored_shift, StoredShiftTerm); else it hashes o per gene, as every other pass
   // does. The same bits every way.
   bool sw_stages_shift = true;
@@ -418,7 +418,7 @@ class FusedPassesFor final : public FusedPasses {
     // Every variant takes the same decisions to the bit; the one that draws dif again may hold
     // a grid that the others cannot, and the one that stages o needs the most shared memory.
     return with_sw_lane(c, [&](auto lane) {
-      if constexpr (ShiftRow<Term>::kAvailable) {
+      if constexpr (ShiftForms<Term>::kAvailable) {
         if (step_dif != nullptr &&
             ((c.sw_stages_shift && launch_chain<true, lane.value, SwShift::kRow>(
                                        c, x, bias, step_dif, params, slot, blocks_cap)) ||
