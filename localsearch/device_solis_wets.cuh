@@ -550,6 +550,13 @@ struct L2Items {
   __device__ Partial operator()(int i) const { return load_from_l2(items + i); }
 };
 
+// The address that gene 0 would have in a row of T whose first element is gene `first`: an
+// integer, for it may lie outside the row (a block's staged rows start at its first gene).
+template <class T>
+__device__ std::uintptr_t row_origin(const T* row, Dim first) {
+  return reinterpret_cast<std::uintptr_t>(row) - static_cast<std::uintptr_t>(first) * sizeof(T);
+}
+
 // The rows a Solis-Wets application moves, as a step's runs address them by gene: x, the bias
 // and the kept dif in device memory, or a block's own genes of a row staged in shared memory for
 // the whole application (gene `first` at the start of each staged row; the dif's `dif_first`,
@@ -559,16 +566,13 @@ struct L2Items {
 class SwRows {
  public:
   __device__ SwRows(real_t* x, real_t* bias, Dim first, real_t* dif, Dim dif_first)
-      : x_(origin(x, first)), bias_(origin(bias, first)), dif_(origin(dif, dif_first)) {}
+      : x_(row_origin(x, first)), bias_(row_origin(bias, first)),
+        dif_(row_origin(dif, dif_first)) {}
   __device__ real_t* x_at(Dim j0) const { return at(x_, j0); }
   __device__ real_t* bias_at(Dim j0) const { return at(bias_, j0); }
   __device__ real_t* dif_at(Dim j0) const { return at(dif_, j0); }
 
  private:
-  __device__ static std::uintptr_t origin(real_t* row, Dim first) {
-    return reinterpret_cast<std::uintptr_t>(row) -
-           static_cast<std::uintptr_t>(first) * sizeof(real_t);
-  }
   __device__ static real_t* at(std::uintptr_t origin, Dim j0) {
     return reinterpret_cast<real_t*>(origin + static_cast<std::uintptr_t>(j0) * sizeof(real_t));
   }
@@ -720,7 +724,7 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
   }
   // kStagesShift: each thread writes the o of its own genes, which only it reads.
   const StepTerm step_term = [&]() -> StepTerm {
-    if constexpr (kStagesShift) {
+    if constexpr (kStagesShift) {  // staged is kGenesAndDif (the launch checked)
       const Dim block_genes = sw_chain_block_genes<L>(shape);
       const Dim first = static_cast<Dim>(blockIdx.x) * block_genes;
       double* const o_row = reinterpret_cast<double*>(reinterpret_cast<real_t*>(staged_words) +
@@ -729,8 +733,7 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
         for (int k = 0; k < n; ++k)
           o_row[StepTerm::template at<L>(j0 - first + k)] = term.shift.value(j0 + k);
       });
-      return {reinterpret_cast<const double*>(reinterpret_cast<std::uintptr_t>(o_row) -
-                                              static_cast<std::uintptr_t>(first) * sizeof(double))};
+      return {reinterpret_cast<const double*>(row_origin(o_row, first))};
     } else if constexpr (kShift == SwShift::kStored) {
       return {stored_o};
     } else {

@@ -523,9 +523,10 @@ TEST(CudaSolisWets, ChainKernelEqualsALaunchPerStepBitForBit) {
                      (short_lanes ? ", short lanes" : ", whole lanes") +
                      (stages ? ", staged" : ", in memory") +
                      (stages && keeps_dif && !variant.stages_dif ? ", dif in memory" : "") +
-                     (keeps_dif && !variant.stages_shift
-                          ? (variant.stored_shift ? ", o from memory" : ", o hashed")
-                          : ""));
+                     (!keeps_dif ? ""
+                      : stages && variant.stages_dif && variant.stages_shift ? ", o staged"
+                      : variant.stored_shift ? ", o from memory"
+                                             : ", o hashed"));
         const Problem problem = Problem::make(function, dim, 6);
         const Config config = small_config(function, dim);
         CudaEngine chain(config, problem), steps(config, problem);
