@@ -18,11 +18,18 @@
 
 #include <cooperative_groups.h>
 #include <cstdint>
+#include <type_traits>
 
 #include "localsearch/solis_wets.hpp"
 #include "ssga/device_ops.cuh"
 
 namespace chainsaw::device {
+
+// Whole lanes of float genes clip their candidates as a max and a min (sw_clip): 3-6% of the
+// whole-lane chain kernels' local search at 10^6 and 3*10^6-D. The short-lane kernels (runs of 4)
+// ran 7-11% slower with it, and float64 genes were not measured (docs/performance.md).
+template <int L>
+inline constexpr bool kSwClipsByMinMax = L == kVec && std::is_same_v<real_t, float>;
 
 enum SwPhase : int {
   kSwIdle = 0,
@@ -172,8 +179,8 @@ __device__ __forceinline__ void sw_both_candidates_of(const real_t (&xs)[L], con
   #pragma unroll
   for (int k = 0; k < L; ++k)
     if (k < n) {
-    forward[k] = sw_forward_gene(xs[k], bs[k], dif[k], lower, upper);
-    backward[k] = sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
+    forward[k] = sw_forward_gene<kSwClipsByMinMax<L>>(xs[k], bs[k], dif[k], lower, upper);
+    backward[k] = sw_backward_gene<kSwClipsByMinMax<L>>(xs[k], bs[k], dif[k], lower, upper);
   }
 }
 // The same from x and the stored bias at `scale` in memory.
@@ -299,7 +306,7 @@ struct SwScaleBiasOp {
 };
 
 // A lane's run of n genes after a successful step (phase), in registers: x moves and the bias
-// bs (at scale 1) updates with the step's dif.
+// bs (at scale 1) updates with the step's dif. x moves to the candidate, clipped as it was made.
 template <int L>
 __device__ __forceinline__ void sw_success_move(int phase, real_t (&xs)[L], real_t (&bs)[L],
                                                 const real_t (&dif)[L], int n, double lower,
@@ -308,8 +315,8 @@ __device__ __forceinline__ void sw_success_move(int phase, real_t (&xs)[L], real
   #pragma unroll
   for (int k = 0; k < L; ++k)  // unrolled: the arrays stay in registers
     if (k < n) {
-    xs[k] = fwd ? sw_forward_gene(xs[k], bs[k], dif[k], lower, upper)
-                : sw_backward_gene(xs[k], bs[k], dif[k], lower, upper);
+    xs[k] = fwd ? sw_forward_gene<kSwClipsByMinMax<L>>(xs[k], bs[k], dif[k], lower, upper)
+                : sw_backward_gene<kSwClipsByMinMax<L>>(xs[k], bs[k], dif[k], lower, upper);
     bs[k] = fwd ? sw_bias_after_forward_success(bs[k], dif[k])
                 : sw_bias_after_backward_success(bs[k], dif[k]);
   }

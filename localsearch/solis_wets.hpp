@@ -25,14 +25,29 @@ struct SolisWetsState {
 // The per-gene moves are computed in the genes' precision (real_t), in which they are stored:
 // float64 for float genes cost the GPU's Solis-Wets step five conversions per gene at a quarter
 // of its float64 rate, on the step's critical path. Products go through mul_rn (core/types.hpp).
+
+// A candidate clipped to the bounds. kMinMax, on the GPU: as a max and a min, two instructions
+// where clamp_to takes two compares and two selects, four times per gene in the Solis-Wets pass;
+// the same value for every candidate but NaN, which the moves of finite genes never make
+// (kSwClipsByMinMax says which kernels take it).
+template <bool kMinMax = false>
+CHAINSAW_HD real_t sw_clip(real_t v, double lower, double upper) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (kMinMax)
+    return fmin(fmax(v, static_cast<real_t>(lower)), static_cast<real_t>(upper));
+#endif
+  return clamp_to<real_t>(v, static_cast<real_t>(lower), static_cast<real_t>(upper));
+}
 // Forward candidate x' = clip(x + bias + dif).
+template <bool kMinMax = false>
 CHAINSAW_HD real_t sw_forward_gene(real_t x, real_t bias, real_t dif, double lower, double upper) {
-  return clamp_to<real_t>(x + bias + dif, static_cast<real_t>(lower), static_cast<real_t>(upper));
+  return sw_clip<kMinMax>(x + bias + dif, lower, upper);
 }
 // Backward candidate x'' = clip(x - bias - dif).
+template <bool kMinMax = false>
 CHAINSAW_HD real_t sw_backward_gene(real_t x, real_t bias, real_t dif, double lower,
                                     double upper) {
-  return clamp_to<real_t>(x - bias - dif, static_cast<real_t>(lower), static_cast<real_t>(upper));
+  return sw_clip<kMinMax>(x - bias - dif, lower, upper);
 }
 CHAINSAW_HD real_t sw_bias_after_forward_success(real_t bias, real_t dif) {
   return mul_rn(real_t(0.2), bias) + mul_rn(real_t(0.4), dif + bias);

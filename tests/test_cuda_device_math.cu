@@ -1,11 +1,13 @@
 // The GPU's own forms of shared per-gene math, against the forms they replace: the Solis-Wets
-// step's normals drawn as whole pairs, the bias scaled in the genes' precision, and cos(2 pi z)
+// step's normals drawn as whole pairs and their Box-Muller against double's, the bias scaled in the genes' precision, and cos(2 pi z)
 // as the kernels compile it (fused multiply-adds). Skips without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/engines/cuda/cuda_check.hpp"
@@ -78,6 +80,70 @@ TEST(CudaDeviceMath, NormalRunsEqualOneDrawAtATimeBitForBit) {
     EXPECT_NE(values[0][0], values[0][1]) << "n = " << n;
   }
 }
+
+#if !defined(CHAINSAW_DOUBLE)
+constexpr int kPairsPerThread = 512;
+
+// Thread t, state of sequence t: for each pair, the two draws it takes, normal_pair's values
+// and curand_normal2's from the same state.
+__global__ void normal_pairs_kernel(unsigned* draws, float2* ours, float2* curands) {
+  const int t = threadIdx.x;
+  curandState s;
+  curand_init(91, t, 0, &s);
+  for (int i = 0; i < kPairsPerThread; ++i) {
+    const int at = t * kPairsPerThread + i;
+    curandState copy = s;
+    draws[2 * at] = curand(&copy);
+    draws[2 * at + 1] = curand(&copy);
+    copy = s;
+    curands[at] = curand_normal2(&copy);
+    ours[at] = device::normal_pair(s);
+  }
+}
+
+// Against Box-Muller in double on the same two draws (cuRAND's mapping to u and the angle):
+// within 1e-5 (relative above a radius of 1) where the radius is above 0.1, within 1e-3 below,
+// where cuRAND's own pair, u rounded to a float, is as far; and the sample is N(0, 1).
+TEST(CudaDeviceMath, NormalPairsAreBoxMullerOfTheirDraws) {
+  REQUIRE_GPU();
+  constexpr std::size_t kPairs = static_cast<std::size_t>(kStates) * kPairsPerThread;
+  DeviceBuffer<unsigned> draws_d(2 * kPairs);
+  DeviceBuffer<float2> ours_d(kPairs), curands_d(kPairs);
+  normal_pairs_kernel<<<1, kStates>>>(draws_d.data(), ours_d.data(), curands_d.data());
+  CHAINSAW_CUDA_CHECK_LAUNCH();
+  std::vector<unsigned> draws(draws_d.size());
+  std::vector<float2> ours(kPairs), curands(kPairs);
+  CHAINSAW_CUDA_TRY(cudaMemcpy(draws.data(), draws_d.data(), draws_d.bytes(), cudaMemcpyDeviceToHost));
+  CHAINSAW_CUDA_TRY(cudaMemcpy(ours.data(), ours_d.data(), ours_d.bytes(), cudaMemcpyDeviceToHost));
+  CHAINSAW_CUDA_TRY(
+      cudaMemcpy(curands.data(), curands_d.data(), curands_d.bytes(), cudaMemcpyDeviceToHost));
+  const double two_pow_32 = std::ldexp(1.0, 32), two_pi = 2.0 * std::acos(-1.0);
+  double sum = 0.0, sum_squares = 0.0, worst_ours = 0.0, worst_curand = 0.0;
+  for (std::size_t i = 0; i < kPairs; ++i) {
+    const double u = (draws[2 * i] + 0.5) / two_pow_32;
+    const double angle = (draws[2 * i + 1] + 0.5) / two_pow_32 * two_pi;
+    const double radius = std::sqrt(-2.0 * std::log(u));
+    const double want[2] = {radius * std::sin(angle), radius * std::cos(angle)};
+    const double got[2] = {ours[i].x, ours[i].y};
+    const double theirs[2] = {curands[i].x, curands[i].y};
+    const double bound = radius > 0.1 ? 1e-5 * std::max(1.0, radius) : 1e-3;
+    for (int k = 0; k < 2; ++k) {
+      ASSERT_TRUE(std::isfinite(got[k])) << "pair " << i;
+      ASSERT_LE(std::abs(got[k] - want[k]), bound) << "pair " << i << ", radius " << radius;
+      worst_ours = std::max(worst_ours, std::abs(got[k] - want[k]) / bound);
+      worst_curand = std::max(worst_curand, std::abs(theirs[k] - want[k]) / bound);
+      sum += got[k];
+      sum_squares += got[k] * got[k];
+    }
+  }
+  // cuRAND's own pairs are within the same bound.
+  EXPECT_LE(worst_curand, 1.0);
+  RecordProperty("worst_error_over_bound", std::to_string(worst_ours));
+  const double n = 2.0 * kPairs, mean = sum / n;
+  EXPECT_NEAR(mean, 0.0, 5.0 / std::sqrt(n));
+  EXPECT_NEAR(sum_squares / n - mean * mean, 1.0, 5.0 * std::sqrt(2.0 / n));
+}
+#endif
 
 __global__ void scale_genes_kernel(const double* scales, int scale_count, const real_t* bias,
                                    int bias_runs, real_t* out) {
