@@ -25,9 +25,10 @@
 
 namespace chainsaw::device {
 
-// Whole lanes of float genes clip their candidates as a max and a min (sw_clip): 3-6% of the
-// whole-lane chain kernels' local search at 10^6 and 3*10^6-D. The short-lane kernels (runs of 4)
-// ran 7-11% slower with it, and float64 genes were not measured (docs/performance.md).
+// Whole lanes of float genes clip their candidates as a max and a min (sw_clip): 2-6% off the
+// whole-lane chain kernels' local search at 10^6 and 3*10^6-D (Griewank at 10^6-D within 2%).
+// The short-lane kernels (runs of 4) ran 7-11% slower with it, and float64 genes were not
+// measured (docs/performance.md).
 template <int L>
 inline constexpr bool kSwClipsByMinMax = L == kVec && std::is_same_v<real_t, float>;
 

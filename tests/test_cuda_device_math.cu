@@ -1,6 +1,7 @@
 // The GPU's own forms of shared per-gene math, against the forms they replace: the Solis-Wets
-// step's normals drawn as whole pairs and their Box-Muller against double's, the bias scaled in the genes' precision, and cos(2 pi z)
-// as the kernels compile it (fused multiply-adds). Skips without a GPU.
+// step's normals drawn as whole pairs and their Box-Muller against double's, the bias scaled in
+// the genes' precision, and cos(2 pi z) as the kernels compile it (fused multiply-adds). Skips
+// without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
