@@ -306,19 +306,26 @@ __device__ Partial warp_reduce_ordered(Partial p) {
 }
 
 // Combines items(0..count) in order with the whole block; the result is valid in thread 0.
-template <class Partial, class Items>
+// kPaired: a block of kThreads or twice as many (the Solis-Wets chain kernel's paired blocks)
+// reduces in each kThreads apart, as blocks of their own would, each its own `items` and
+// `count`, the result valid in each one's first thread; warp_scratch then holds a slot per warp
+// of the block. Only there: the other kernels keep the registers, and so the launch shapes and
+// bits, that they have without it.
+template <bool kPaired = false, class Partial, class Items>
 __device__ Partial block_reduce_ordered(const Items& items, int count, Partial* warp_scratch) {
+  const int thread = kPaired ? static_cast<int>(threadIdx.x % kThreads) : threadIdx.x;
   const int per_thread = (count + kThreads - 1) / kThreads;
-  const int begin = threadIdx.x * per_thread;
+  const int begin = thread * per_thread;
   Partial p{};
   for (int i = begin; i < begin + per_thread && i < count; ++i)
     p = i == begin ? items(i) : Partial::combine(p, items(i));
   p = warp_reduce_ordered(p);
   if ((threadIdx.x & 31) == 0) warp_scratch[threadIdx.x / 32] = p;
   __syncthreads();
-  if (threadIdx.x == 0) {
-    p = warp_scratch[0];
-    for (int w = 1; w < kWarps; ++w) p = Partial::combine(p, warp_scratch[w]);
+  if (thread == 0) {
+    const Partial* const own = kPaired ? warp_scratch + threadIdx.x / 32 : warp_scratch;
+    p = own[0];
+    for (int w = 1; w < kWarps; ++w) p = Partial::combine(p, own[w]);
   }
   return p;
 }

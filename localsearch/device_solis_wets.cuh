@@ -643,16 +643,19 @@ __host__ __device__ inline Dim sw_chain_block_genes(const ReduceShape& shape) {
 // none, its genes of x and the bias, or those and of the kept dif. Their number is the value.
 enum class SwStaged : int { kNone = 0, kGenes = 2, kGenesAndDif = 3 };
 // The dynamic shared memory of a chain kernel launch of `shape` whose blocks stage those rows,
-// and with stages_shift a row of o, in doubles, after them.
+// and with stages_shift a row of o, in doubles, after them; each block holds `halves` of the
+// shape's blocks (paired blocks: 2).
 template <int L>
 inline std::size_t sw_chain_staged_bytes(const ReduceShape& shape, SwStaged staged,
-                                         bool stages_shift = false) {
+                                         bool stages_shift = false, int halves = 1) {
   return (static_cast<std::size_t>(staged) * sizeof(real_t) +
           (stages_shift ? sizeof(double) : 0)) *
-         static_cast<std::size_t>(sw_chain_block_genes<L>(shape));
+         static_cast<std::size_t>(sw_chain_block_genes<L>(shape)) *
+         static_cast<std::size_t>(halves);
 }
 
-// The chain kernel in whole lanes is bounded to two blocks per SM (128 registers), the
+// The chain kernel in whole lanes is bounded to two blocks per SM (128 registers; declared as
+// one block of 2 x kThreads, the same bound, so that it may run in paired blocks), the
 // residency that holds its grid at 10^6-D and 3*10^6-D. Unbounded, the fold of the apply into
 // the pass took the kernel that keeps dif to 166 registers for Griewank and 156 for Salomon, and
 // the staged genes took the one that draws dif again to 152 and 148: each then fell back to a
@@ -661,6 +664,20 @@ inline std::size_t sw_chain_staged_bytes(const ReduceShape& shape, SwStaged stag
 // `__launch_bounds__(kThreads, 1)` is not the same as none (docs/performance.md).
 template <class Term, int L>
 inline constexpr bool kChainTwoBlocksPerSm = L == kVec && !Term::Partial::kOrdered;
+
+// Whether a chain kernel launch of `shape` may run as paired blocks: blocks of 2 x kThreads,
+// each two of the shape's blocks, one per SM where the shape has two (the same 128 registers
+// per thread). Each block combines its two halves' partials as the grid's tree combines them
+// first, two by two, where the shape has more blocks than kThreads and at most twice as many
+// (block_reduce_ordered: two partials per thread): the same total, to the bit, from half the
+// partials. The grid barrier then waits for half the blocks, and each block reads half the
+// partials after it. Only the kernels bounded to two blocks per SM, whose bound of 128
+// registers a paired block keeps.
+template <class Term, int L>
+inline bool sw_chain_pairs_blocks(const ReduceShape& shape) {
+  return kChainTwoBlocksPerSm<Term, L> && shape.blocks_x > kThreads &&
+         shape.blocks_x <= 2 * kThreads && shape.blocks_x % 2 == 0;
+}
 
 // A whole Solis-Wets application in one launch (the chain kernel): each step is SwBothMovesOp's
 // pass; every block publishes its partial, a grid-wide barrier, then every block combines all
@@ -681,7 +698,9 @@ inline constexpr bool kChainTwoBlocksPerSm = L == kVec && !Term::Partial::kOrder
 // copy in shared memory in between. The partials alternate between two halves of
 // block_partials (2 x grid pairs), so a block's next step never overwrites a partial that a
 // slower block still reads.
-// A grid of one block needs no barrier beyond the block's.
+// A grid of one block needs no barrier beyond the block's. A block of 2 x kThreads threads
+// holds two of the shape's blocks (sw_chain_pairs_blocks): its genes, states and warps are
+// theirs, in order, and it publishes the combination of their two partials.
 //
 // staged (not kNone): the launch gave each block dynamic shared memory for its genes of x and
 // the bias, and with kGenesAndDif of the dif (sw_chain_staged_bytes). x and the bias are read
@@ -698,7 +717,8 @@ inline constexpr bool kChainTwoBlocksPerSm = L == kVec && !Term::Partial::kOrder
 // integer instructions per gene that the other two save (docs/performance.md).
 enum class SwShift : int { kHashed, kRow, kStored };
 template <class Term, bool kKeepsDif, int L, SwShift kShift = SwShift::kHashed>
-__global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 0)
+__global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads : kThreads,
+                                  kChainTwoBlocksPerSm<Term, L> ? 1 : 0)
     sw_chain_kernel(SwBothMovesOp<L> op, Term term, ReduceShape shape, curandState* rng_states,
                     PairPartial<typename Term::Partial>* block_partials, real_t* step_dif,
                     SwStaged staged, const real_t* stored_o, double* slot_fitness, int slot) {
@@ -709,11 +729,21 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
   using Pair = PairTerm<StepTerm>;
   using Partial = typename Pair::Partial;
   static_assert(std::is_same_v<Partial, PairPartial<typename Term::Partial>>);
+  // The shape's blocks that this block holds: 2 in a paired block, which only a kernel bounded
+  // to two blocks per SM may run as (the others keep their code as it is without pairs).
+  constexpr bool kMayPair = kChainTwoBlocksPerSm<Term, L>;
+  const int halves = kMayPair ? static_cast<int>(blockDim.x) / kThreads : 1;
   const int warp = threadIdx.x / 32;
-  const std::size_t thread_id = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+  const int block_warps = kWarps * halves;
+  const std::size_t thread_id =
+      static_cast<std::size_t>(blockIdx.x) * (halves * kThreads) + threadIdx.x;
   curandState rng = rng_states[thread_id];
   const Dim tiles = (shape.dim + 32 * L - 1) / (32 * L);
-  const Dim first_tile = (static_cast<Dim>(blockIdx.x) * kWarps + warp) * shape.tiles_per_warp;
+  const Dim first_tile =
+      (static_cast<Dim>(blockIdx.x) * block_warps + warp) * shape.tiles_per_warp;
+  // The block's genes, staged: [first, first + block_genes).
+  const Dim block_genes = sw_chain_block_genes<L>(shape) * halves;
+  const Dim first = static_cast<Dim>(blockIdx.x) * block_genes;
   const Dim end_tile = first_tile + shape.tiles_per_warp < tiles
                            ? first_tile + shape.tiles_per_warp : tiles;
   const bool one_block = gridDim.x == 1;
@@ -722,8 +752,6 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
   extern __shared__ uint4 staged_words[];  // 16-byte aligned, as the runs' loads need
   SwRows rows(x, bias, 0, step_dif, 0);
   if (staged != SwStaged::kNone) {
-    const Dim block_genes = sw_chain_block_genes<L>(shape);
-    const Dim first = static_cast<Dim>(blockIdx.x) * block_genes;
     real_t* const row = reinterpret_cast<real_t*>(staged_words);
     rows = staged == SwStaged::kGenesAndDif
                ? SwRows(row, row + block_genes, first, row + 2 * block_genes, first)
@@ -733,8 +761,6 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
   // kStagesShift: each thread writes the o of its own genes, which only it reads.
   const StepTerm step_term = [&]() -> StepTerm {
     if constexpr (kStagesShift) {  // staged is kGenesAndDif (the launch checked)
-      const Dim block_genes = sw_chain_block_genes<L>(shape);
-      const Dim first = static_cast<Dim>(blockIdx.x) * block_genes;
       double* const o_row = reinterpret_cast<double*>(reinterpret_cast<real_t*>(staged_words) +
                                                       static_cast<int>(staged) * block_genes);
       for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
@@ -750,8 +776,9 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
   }();
   const Pair pair{step_term};
 
-  __shared__ Partial warp_results[kWarps];
-  __shared__ Partial scratch[kWarps];
+  __shared__ Partial warp_results[(kMayPair ? 2 : 1) * kWarps];  // a paired block's two halves'
+  __shared__ Partial scratch[(kMayPair ? 2 : 1) * kWarps];
+  __shared__ Partial upper_half;  // a paired block's second half's partial
   // The application's state, one copy per block: thread 0 settles each step in it, and the
   // other threads read the fields they need (a per-thread copy held 18 more registers).
   __shared__ SwDeviceState state;
@@ -769,15 +796,24 @@ __global__ void __launch_bounds__(kThreads, kChainTwoBlocksPerSm<Term, L> ? 2 : 
         pair, 0, first_tile, end_tile, 0, shape.dim, 0, rng);
     if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
     __syncthreads();  // also: every thread has read the step's state
-    Partial total =
-        block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
+    // Each half's partial in its first thread, as a block of its own has it.
+    const int own_warps = kMayPair ? threadIdx.x / kThreads * kWarps : 0;
+    Partial total = block_reduce_ordered<kMayPair>(
+        ContiguousItems<Partial>{warp_results + own_warps}, kWarps, scratch);
+    if (halves == 2) {  // the first level of the grid's tree
+      if (threadIdx.x == kThreads) upper_half = total;
+      __syncthreads();
+      if (threadIdx.x == 0) total = Partial::combine(total, upper_half);
+    }
     if (!one_block) {
       Partial* const step_partials = block_partials + half * gridDim.x;
       if (threadIdx.x == 0) step_partials[blockIdx.x] = total;
       cooperative_groups::this_grid().sync();  // every partial is published
-      // Read from L2: this SM's L1 may hold the same addresses from two steps ago.
-      total = block_reduce_ordered(L2Items<Partial>{step_partials}, static_cast<int>(gridDim.x),
-                                   scratch);
+      // Read from L2: this SM's L1 may hold the same addresses from two steps ago. The first
+      // kThreads of a paired block combine them.
+      total = block_reduce_ordered<kMayPair>(
+          L2Items<Partial>{step_partials},
+          !kMayPair || threadIdx.x < kThreads ? static_cast<int>(gridDim.x) : 0, scratch);
       half ^= 1;
     }
     if (threadIdx.x == 0) {

@@ -576,6 +576,86 @@ TEST(CudaSolisWets, ChainKernelEqualsALaunchPerStepBitForBit) {
   }
 }
 
+// Paired blocks (two of the one-row shape's blocks each, where it has more blocks than a block
+// has threads: on 132 SMs, 264 at this size, two tiles per warp, the 148th block and those after
+// it without genes, so that the 74th pair has genes in one half only) take the decisions of
+// blocks of their own and of the launch per step to the bit, for a sum and a sum-and-product
+// partial, with each block's genes, dif and o staged (this size's default), the dif in memory
+// and o read from the engine's copy, and the dif drawn again with the genes in memory.
+TEST(CudaSolisWets, PairedChainBlocksEqualSingleBlocksBitForBit) {
+  REQUIRE_GPU();
+  struct Variant {
+    bool keeps_dif, stages, stages_dif, stages_shift;
+  };
+  const Variant variants[] = {
+      {true, true, true, true}, {true, true, false, false}, {false, false, false, false}};
+  const Dim dim = 600011;
+  for (const char* function : {"rastrigin", "griewank"}) {
+    for (const Variant& variant : variants) {
+      SCOPED_TRACE(std::string(function) + (variant.keeps_dif ? " dif kept" : " dif drawn") +
+                   (variant.stages ? " staged" : " in memory") +
+                   (variant.stages_dif ? ", dif staged" : "") +
+                   (variant.stages_shift ? ", o staged" : ""));
+      const Problem problem = Problem::make(function, dim, 6);
+      const Config config = small_config(function, dim);
+      CudaEngine paired(config, problem), single(config, problem), steps(config, problem);
+      for (CudaEngine* e : {&paired, &single}) {
+        e->set_solis_wets_chain_keeps_dif(variant.keeps_dif);
+        e->set_solis_wets_chain_stages_genes(variant.stages);
+        e->set_solis_wets_chain_stages_dif(variant.stages_dif);
+        e->set_solis_wets_chain_shift(variant.stages_shift, true);
+        e->set_solis_wets_short_lanes(false);
+      }
+      single.set_solis_wets_chain_pairs_blocks(false);
+      steps.set_solis_wets_short_lanes(false);
+      steps.set_solis_wets_chain(false);
+      const auto x0 = random_genes(problem, 9);
+      for (CudaEngine* e : {&paired, &single, &steps}) e->write_genes(1, x0.data());
+      LocalSearchRequest req;
+      req.slot = 1;
+      req.fitness = paired.fitness(1);
+      req.state.rho = 0.05;
+      for (const std::int64_t evals : {301, 2, 500}) {
+        req.evaluations = evals;
+        const LocalSearchResult a = paired.solis_wets(req);
+        if (paired.last_ls_chain_block_threads() == 0 ||
+            paired.last_ls_chain_block_threads() == single.last_ls_chain_block_threads())
+          GTEST_SKIP() << "this GPU's launch shape has no paired blocks";
+        const LocalSearchResult b = single.solis_wets(req);
+        EXPECT_EQ(paired.last_ls_chain_block_threads(),
+                  2 * single.last_ls_chain_block_threads());
+        const LocalSearchResult c = steps.solis_wets(req);
+        ASSERT_EQ(a.fitness, b.fitness) << evals;
+        ASSERT_EQ(a.fitness, c.fitness) << evals;
+        EXPECT_LT(a.fitness, req.fitness);
+        EXPECT_EQ(a.state.rho, b.state.rho);
+        EXPECT_EQ(a.state.successes, b.state.successes);
+        EXPECT_EQ(a.state.failures, b.state.failures);
+        EXPECT_EQ(a.state.rho, c.state.rho);
+        req.fitness = a.fitness;
+        req.state = a.state;
+        req.continue_chain = true;
+      }
+      std::vector<std::vector<real_t>> genes, biases;
+      for (CudaEngine* e : {&paired, &single, &steps}) {
+        genes.emplace_back(static_cast<size_t>(dim));
+        biases.emplace_back(static_cast<size_t>(dim));
+        e->read_genes(1, genes.back().data());
+        e->read_slot_array(SlotArray::kBias, 1, 0, dim, biases.back().data());
+      }
+      EXPECT_EQ(genes[0], genes[1]);
+      EXPECT_EQ(genes[0], genes[2]);
+      EXPECT_EQ(biases[0], biases[1]);
+      EXPECT_EQ(biases[0], biases[2]);
+      EXPECT_NE(genes[0], x0);
+      EXPECT_NEAR(req.fitness, evaluate_host(problem, genes[0].data()),
+                  1e-6 * std::fabs(req.fitness));
+      EXPECT_EQ(paired.save_rng().bytes, single.save_rng().bytes);
+      EXPECT_EQ(paired.save_rng().bytes, steps.save_rng().bytes);
+    }
+  }
+}
+
 // Short runs of genes per lane where a tile per warp leaves the grid short of two blocks per SM
 // (a checkpoint's RNG layout says so: their states draw other normals), whole runs above; both
 // improve the individual, to another point, and the kept f is its f.

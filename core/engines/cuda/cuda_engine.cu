@@ -561,6 +561,8 @@ struct CudaEngine::Impl {
   bool sw_stages_dif = device::sw_staged_dif_wanted();      // PassContext::sw_stages_dif
   bool sw_stages_shift = device::sw_staged_shift_wanted();  // PassContext::sw_stages_shift
   bool sw_reads_stored_shift = device::sw_stored_shift_wanted();  // PassContext's
+  bool sw_pairs_blocks = device::sw_paired_blocks_wanted();  // PassContext::sw_pairs_blocks
+  int last_chain_block_threads = 0;  // the last application's chain launch; 0: none
   bool sw_dif_beside_genes = true;  // PassContext::sw_dif_beside_genes_in_l2
   int sw_lane = launch.sw_lane;  // genes per lane's run of a Solis-Wets step (set_solis_wets_lane)
   bool interleave_rows = device::rows_interleaved_wanted();
@@ -803,6 +805,7 @@ struct CudaEngine::Impl {
     c.sw_stages_dif = sw_stages_dif;
     c.sw_stages_shift = sw_stages_shift;
     c.sw_reads_stored_shift = sw_reads_stored_shift;
+    c.sw_pairs_blocks = sw_pairs_blocks;
     c.sw_dif_beside_genes_in_l2 = sw_dif_beside_genes;
     c.interleave_rows = interleave_rows;
     c.invalid = problem.is_external() ? invalid.data() : nullptr;
@@ -1200,6 +1203,7 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
   CHAINSAW_CUDA_TRY(cudaMemcpyAsync(m.sw_state.data(), &h, sizeof(h), cudaMemcpyHostToDevice, s));
 
   m.last_ls_syncs = 0;
+  m.last_chain_block_threads = 0;
   ReduceShape sw_shape;
   const bool stored = m.stored_evaluation;  // the candidate is stored and evaluated apart
   // A batch callback's steps: both candidates, one call (launch_external_sw_step).
@@ -1240,9 +1244,12 @@ LocalSearchResult CudaEngine::solis_wets(const LocalSearchRequest& request) {
     ++m.last_ls_syncs;
   };
   // The whole application in one launch where its grid fits; one sync to read where it ended.
-  if (chain && m.passes->solis_wets_chain(ctx, x, bias,
-                                          m.sw_keeps_dif ? m.sw_dif.data() : nullptr,
-                                          m.sw_params, request.slot, blocks_cap)) {
+  if (chain) {
+    m.last_chain_block_threads =
+        m.passes->solis_wets_chain(ctx, x, bias, m.sw_keeps_dif ? m.sw_dif.data() : nullptr,
+                                   m.sw_params, request.slot, blocks_cap);
+  }
+  if (m.last_chain_block_threads > 0) {
     read_state();
     left = 0;
   }
@@ -1481,12 +1488,14 @@ void CudaEngine::restore_rng(const RngSnapshot& snapshot) {
 }
 
 int CudaEngine::last_ls_host_syncs() const { return impl_->last_ls_syncs; }
+int CudaEngine::last_ls_chain_block_threads() const { return impl_->last_chain_block_threads; }
 void CudaEngine::set_solis_wets_chain(bool chain) { impl_->sw_chain = chain; }
 void CudaEngine::set_solis_wets_chain_keeps_dif(bool keeps) { impl_->sw_keeps_dif = keeps; }
 void CudaEngine::set_solis_wets_chain_stages_genes(bool stages) {
   impl_->sw_stages_genes = stages;
 }
 void CudaEngine::set_solis_wets_chain_stages_dif(bool stages) { impl_->sw_stages_dif = stages; }
+void CudaEngine::set_solis_wets_chain_pairs_blocks(bool pairs) { impl_->sw_pairs_blocks = pairs; }
 void CudaEngine::set_solis_wets_chain_shift(bool stages, bool reads_stored) {
   impl_->sw_stages_shift = stages;
   impl_->sw_reads_stored_shift = reads_stored;

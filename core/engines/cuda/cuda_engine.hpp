@@ -83,6 +83,9 @@ class CudaEngine final : public Engine {
   double time_evaluation(const std::vector<int>& slots, int repetitions);
   // Host syncs made by the last solis_wets call (to check "no round trip per step").
   int last_ls_host_syncs() const;
+  // Threads per block of the last solis_wets call's chain kernel launch (paired blocks: twice
+  // kThreads); 0 where it ran otherwise.
+  int last_ls_chain_block_threads() const;
   // How solis_wets runs an application of a function evaluated as it is made (tests compare
   // the two): in one cooperative launch (the chain kernel, the default) or by a launch per step
   // (CHAINSAW_SW_LAUNCH=steps in the environment sets that default).
@@ -104,6 +107,10 @@ class CudaEngine final : public Engine {
   // gene. CHAINSAW_SW_SHIFT=stored in the environment sets `stages` off, =hash both (tests
   // compare).
   void set_solis_wets_chain_shift(bool stages, bool reads_stored);
+  // Whether the chain kernel pairs its blocks where the launch shape allows it (the default;
+  // CHAINSAW_SW_BLOCKS=single in the environment sets it off) or runs blocks of kThreads
+  // (tests compare).
+  void set_solis_wets_chain_pairs_blocks(bool pairs);
   // Whether a Solis-Wets step takes short runs of genes per lane (half the 32 bytes of the other
   // passes' runs; the default chosen by the problem's size: sw_lane_genes) or whole ones. Tests
   // run both at one size; short runs whose step needs more XORWOW states or partials than the

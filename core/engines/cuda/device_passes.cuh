@@ -75,6 +75,9 @@ struct PassContext {
   // does. The same bits every way.
   bool sw_stages_shift = true;
   bool sw_reads_stored_shift = true;
+  // Its launch pairs blocks where the shape allows it (sw_chain_pairs_blocks); false: blocks
+  // of kThreads (the same bits).
+  bool sw_pairs_blocks = true;
   // Where it keeps dif and x and the bias stay in memory, the three rows take at most a quarter
   // of L2; else it draws dif again, for the row would push x and the bias out of L2
   // (keeps_sw_dif in core/engines/cuda/cuda_engine.cu).
@@ -189,6 +192,14 @@ inline bool sw_stored_shift_wanted() {
 inline bool sw_staged_dif_wanted() {
   static const bool wanted = sw_staged_genes_wanted() &&
                              !environment_says("CHAINSAW_SW_STAGE", "genes");
+  return wanted;
+}
+
+// The Solis-Wets chain kernel pairs its blocks where it may (PassContext::sw_pairs_blocks)
+// unless CHAINSAW_SW_BLOCKS=single in the environment asks for blocks of kThreads: the same
+// bits, to measure what the pairs save.
+inline bool sw_paired_blocks_wanted() {
+  static const bool wanted = !environment_says("CHAINSAW_SW_BLOCKS", "single");
   return wanted;
 }
 
@@ -340,13 +351,15 @@ class FusedPasses {
   // (sw_chain_kernel), its state in c.sw_state before and after, each step's dif kept in the
   // row step_dif (null: drawn again), in the one-row shape of at most blocks_cap blocks per SM;
   // each block's genes, and its dif, staged in shared memory where they fit beside that grid
-  // (c.sw_stages_genes, c.sw_stages_dif). Whole rows only (not sliced). Returns false,
-  // launching nothing, where that shape has more blocks than the chain kernel can hold
-  // resident (a smaller grid would cut the genes otherwise than the launch per step, and it was
-  // slower: docs/performance.md, "What we tried"), or where it would keep dif beside x and the
-  // bias in memory and the three rows overfill L2 (c.sw_dif_beside_genes_in_l2).
-  virtual bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
-                                const SolisWetsParams& params, int slot, int blocks_cap) const = 0;
+  // (c.sw_stages_genes, c.sw_stages_dif), in paired blocks where they may be
+  // (c.sw_pairs_blocks, sw_chain_pairs_blocks). Whole rows only (not sliced). Returns the
+  // launch's threads per block, or 0, launching nothing, where that shape has more blocks than
+  // the chain kernel can hold resident (a smaller grid would cut the genes otherwise than the
+  // launch per step, and it was slower: docs/performance.md, "What we tried"), or where it
+  // would keep dif beside x and the bias in memory and the three rows overfill L2
+  // (c.sw_dif_beside_genes_in_l2).
+  virtual int solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
+                               const SolisWetsParams& params, int slot, int blocks_cap) const = 0;
 };
 
 // The passes of the function whose fitness term is Term (FitnessTerm<Fn> for a built-in
@@ -413,47 +426,54 @@ class FusedPassesFor final : public FusedPasses {
       return blocks_per_sm<PairTerm<Term>, SwBothMovesOp<lane.value>>(c);
     });
   }
-  bool solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
-                        const SolisWetsParams& params, int slot, int blocks_cap) const override {
+  int solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
+                       const SolisWetsParams& params, int slot, int blocks_cap) const override {
     // Every variant takes the same decisions to the bit; the one that draws dif again may hold
     // a grid that the others cannot, and the one that stages o needs the most shared memory.
     return with_sw_lane(c, [&](auto lane) {
+      int threads = 0;
       if constexpr (ShiftForms<Term>::kAvailable) {
-        if (step_dif != nullptr &&
-            ((c.sw_stages_shift && launch_chain<true, lane.value, SwShift::kRow>(
-                                       c, x, bias, step_dif, params, slot, blocks_cap)) ||
-             (c.sw_reads_stored_shift && launch_chain<true, lane.value, SwShift::kStored>(
-                                             c, x, bias, step_dif, params, slot, blocks_cap))))
-          return true;
+        if (step_dif != nullptr && c.sw_stages_shift)
+          threads = launch_chain<true, lane.value, SwShift::kRow>(c, x, bias, step_dif, params,
+                                                                  slot, blocks_cap);
+        if (threads == 0 && step_dif != nullptr && c.sw_reads_stored_shift)
+          threads = launch_chain<true, lane.value, SwShift::kStored>(c, x, bias, step_dif,
+                                                                     params, slot, blocks_cap);
       }
-      return (step_dif != nullptr &&
-              launch_chain<true, lane.value>(c, x, bias, step_dif, params, slot, blocks_cap)) ||
-             launch_chain<false, lane.value>(c, x, bias, nullptr, params, slot, blocks_cap);
+      if (threads == 0 && step_dif != nullptr)
+        threads = launch_chain<true, lane.value>(c, x, bias, step_dif, params, slot, blocks_cap);
+      if (threads == 0)
+        threads = launch_chain<false, lane.value>(c, x, bias, nullptr, params, slot, blocks_cap);
+      return threads;
     });
   }
 
  private:
   template <bool kKeepsDif, int L, SwShift kShift = SwShift::kHashed>
-  bool launch_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
-                    const SolisWetsParams& params, int slot, int blocks_cap) const {
+  int launch_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,
+                   const SolisWetsParams& params, int slot, int blocks_cap) const {
     CHAINSAW_EXPECTS(!c.sliced(), "the Solis-Wets chain kernel takes whole rows");
     constexpr bool kStagesShift = kShift == SwShift::kRow;
     const real_t* stored_o = nullptr;
     if constexpr (kShift == SwShift::kStored) {
       if constexpr (!std::is_same_v<EvaluationTerm, Term>)
         if (evaluation_term_) stored_o = evaluation_term_->o;
-      if (stored_o == nullptr) return false;
+      if (stored_o == nullptr) return 0;
     }
     const auto kernel = sw_chain_kernel<Term, kKeepsDif, L, kShift>;
+    const ReduceShape s = launch_shape(c, Spread::kOneRow, blocks_cap, L);
+    // Paired blocks hold two of the shape's blocks each, to the same bits.
+    const int halves = c.sw_pairs_blocks && sw_chain_pairs_blocks<Term, L>(s) ? 2 : 1;
+    const int block_threads = halves * kThreads;
+    const int grid = s.blocks_x / halves;
     // The grid must be co-resident: at most this many blocks per SM with `bytes` of dynamic
     // shared memory each (the staged genes).
-    const auto resident = [kernel](std::size_t bytes) {
+    const auto resident = [kernel, block_threads](std::size_t bytes) {
       int n = 0;
       CHAINSAW_CUDA_TRY(
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, kThreads, bytes));
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, block_threads, bytes));
       return n;
     };
-    const ReduceShape s = launch_shape(c, Spread::kOneRow, blocks_cap, L);
     // Staged where the rows fit beside the same grid: x and the bias with the dif, else without
     // it (its row in memory); else nothing staged, if that grid fits.
     SwStaged staged = SwStaged::kNone;
@@ -471,38 +491,38 @@ class FusedPassesFor final : public FusedPasses {
       for (const SwStaged rows : {SwStaged::kGenesAndDif, SwStaged::kGenes}) {
         if (rows == SwStaged::kGenesAndDif && !(kKeepsDif && c.sw_stages_dif)) continue;
         if (kStagesShift && rows != SwStaged::kGenesAndDif) continue;  // the form measured
-        const std::size_t bytes = sw_chain_staged_bytes<L>(s, rows, kStagesShift);
+        const std::size_t bytes = sw_chain_staged_bytes<L>(s, rows, kStagesShift, halves);
         if (bytes > most) continue;
         CHAINSAW_CUDA_TRY(cudaFuncSetAttribute(
             kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-        if (s.blocks_x <= resident(bytes) * c.sm_count) {
+        if (grid <= resident(bytes) * c.sm_count) {
           staged = rows;
           staged_bytes = bytes;
           break;
         }
       }
     }
-    if (kStagesShift && staged == SwStaged::kNone) return false;
+    if (kStagesShift && staged == SwStaged::kNone) return 0;
     if (staged == SwStaged::kNone &&
-        ((kKeepsDif && !c.sw_dif_beside_genes_in_l2) || s.blocks_x > resident(0) * c.sm_count))
-      return false;
+        ((kKeepsDif && !c.sw_dif_beside_genes_in_l2) || grid > resident(0) * c.sm_count))
+      return 0;
     const SwBothMovesOp<L> op{c.sw_state, x, bias, c.lower, c.upper, c.dim, params, c.invalid};
     cudaLaunchAttribute cooperative{};
     cooperative.id = cudaLaunchAttributeCooperative;
     cooperative.val.cooperative = 1;
     cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(s.blocks_x));
-    config.blockDim = dim3(kThreads);
+    config.gridDim = dim3(static_cast<unsigned>(grid));
+    config.blockDim = dim3(static_cast<unsigned>(block_threads));
     config.dynamicSmemBytes = staged_bytes;
     config.stream = c.stream;
     config.attrs = &cooperative;
-    config.numAttrs = s.blocks_x > 1 ? 1 : 0;  // one block needs no grid barrier
+    config.numAttrs = grid > 1 ? 1 : 0;  // one block needs no grid barrier
     using Partial = typename PairTerm<Term>::Partial;
     CHAINSAW_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, op, term_, s, c.rng,
                                          static_cast<Partial*>(c.partials), step_dif, staged,
                                          stored_o, c.slot_fitness, slot));
     CHAINSAW_CUDA_CHECK_LAUNCH();
-    return true;
+    return block_threads;
   }
 
   static FitnessSink sink(const PassContext& c) {
