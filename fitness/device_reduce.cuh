@@ -156,13 +156,15 @@ struct StoredShiftTerm {
 // without the hash and its integer chain per gene. The row is laid out lane-interleaved, tile by
 // tile of 32 runs of L genes: gene k of a lane's run sits 32 doubles after gene k - 1, so a
 // warp's 32 loads of one k are consecutive (a run's genes side by side put 16 lanes on one pair
-// of banks). o points at gene 0's slot: `at` is the same for the shared rows of any block whose
-// first gene is a multiple of 32 L.
+// of banks). o points at the row's start, gene `first`, a multiple of 32 L: `at` of a gene
+// relative to it is the same as in a row from gene 0. A pointer into the row itself, so that the
+// compiler addresses it as shared memory.
 template <class Fn>
 struct RowShiftTerm {
   using Partial = typename Fn::Partial;
   static constexpr bool kSliceable = false;
   const double* o = nullptr;
+  Dim first = 0;
   template <int L>
   __host__ __device__ static Dim at(Dim j) {
     constexpr Dim kTile = 32 * L;
@@ -171,7 +173,7 @@ struct RowShiftTerm {
   __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
   template <int L>
   __device__ void accumulate_tile(Partial& p, const double (&v)[L], Dim j0, int n) const {
-    const double* const run = o + at<L>(j0);  // j0 starts a run: gene k at run[32 k]
+    const double* const run = o + at<L>(j0 - first);  // j0 starts a run: gene k at run[32 k]
     const typename Fn::Index i0 = static_cast<typename Fn::Index>(j0 + 1);
     #pragma unroll
     for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers

@@ -587,10 +587,29 @@ class SwRows {
   std::uintptr_t x_, bias_, dif_;
 };
 
+// The same rows where all three are a block's, staged in shared memory (the whole-lane kernel
+// that stages o): pointers into the staged rows themselves, gene `first` at their start, which the compiler
+// addresses as shared memory (LDS and STS, 32-bit addresses) where SwRows' integers leave it
+// generic loads, which wait as long as loads from memory.
+class SwSharedRows {
+ public:
+  __device__ SwSharedRows(real_t* rows, Dim block_genes, Dim first)
+      : x_(rows), bias_(rows + block_genes), dif_(rows + 2 * block_genes), first_(first) {}
+  __device__ real_t* x_at(Dim j0) const { return x_ + (j0 - first_); }
+  __device__ real_t* bias_at(Dim j0) const { return bias_ + (j0 - first_); }
+  __device__ real_t* dif_at(Dim j0) const { return dif_ + (j0 - first_); }
+
+ private:
+  real_t* x_;
+  real_t* bias_;
+  real_t* dif_;
+  Dim first_;
+};
+
 // Copies a thread's runs (those of its warp's tiles [first_tile, end_tile)) of x and the bias
 // between memory and their staged rows: kIn at an application's start, back at its end.
-template <bool kIn, int L>
-__device__ __forceinline__ void sw_copy_staged_runs(real_t* x, real_t* bias, const SwRows& staged,
+template <bool kIn, int L, class Rows>
+__device__ __forceinline__ void sw_copy_staged_runs(real_t* x, real_t* bias, const Rows& staged,
                                                     Dim first_tile, Dim end_tile, Dim dim) {
   for_lane_runs<L>(first_tile, end_tile, dim, [&](Dim j0, int n) {
     real_t run[L];
@@ -607,10 +626,10 @@ __device__ __forceinline__ void sw_copy_staged_runs(real_t* x, real_t* bias, con
 // candidates are made, from the dif that step kept and the bias at that step's scale: x and the
 // bias are read once for the move and the new candidates, not once more by a pass of their own.
 // The bias is at scale 1 after a success, so the candidates take it as moved.
-template <int L, bool kKeepsDif>
+template <int L, bool kKeepsDif, class Rows = SwRows>
 struct SwChainStepOp {
   const SwBothMovesOp<L>& moves;
-  SwRows rows;
+  Rows rows;
   double rho, scale;
   int pending = kSwIdle;
   double pending_scale = 1.0;
@@ -750,24 +769,33 @@ __global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads :
   real_t* const x = const_cast<real_t*>(op.x);
   real_t* const bias = const_cast<real_t*>(op.bias);
   extern __shared__ uint4 staged_words[];  // 16-byte aligned, as the runs' loads need
-  SwRows rows(x, bias, 0, step_dif, 0);
-  if (staged != SwStaged::kNone) {
-    real_t* const row = reinterpret_cast<real_t*>(staged_words);
-    rows = staged == SwStaged::kGenesAndDif
-               ? SwRows(row, row + block_genes, first, row + 2 * block_genes, first)
-               : SwRows(row, row + block_genes, first, step_dif, 0);
+  real_t* const staged_row = reinterpret_cast<real_t*>(staged_words);
+  // kStagesShift: staged is kGenesAndDif (the launch checked). In whole lanes only: the
+  // short-lane kernel ran slower so (docs/performance.md, "What we tried").
+  constexpr bool kSharedRows = kStagesShift && L == kVec;
+  using Rows = std::conditional_t<kSharedRows, SwSharedRows, SwRows>;
+  const Rows rows = [&]() -> Rows {
+    if constexpr (kSharedRows) {
+      return {staged_row, block_genes, first};
+    } else {
+      if (staged == SwStaged::kNone) return {x, bias, 0, step_dif, 0};
+      if (staged == SwStaged::kGenesAndDif)
+        return {staged_row, staged_row + block_genes, first, staged_row + 2 * block_genes, first};
+      return {staged_row, staged_row + block_genes, first, step_dif, 0};
+    }
+  }();
+  if (staged != SwStaged::kNone)
     sw_copy_staged_runs<true, L>(x, bias, rows, first_tile, end_tile, shape.dim);
-  }
   // kStagesShift: each thread writes the o of its own genes, which only it reads.
   const StepTerm step_term = [&]() -> StepTerm {
     if constexpr (kStagesShift) {  // staged is kGenesAndDif (the launch checked)
-      double* const o_row = reinterpret_cast<double*>(reinterpret_cast<real_t*>(staged_words) +
-                                                      static_cast<int>(staged) * block_genes);
+      double* const o_row =
+          reinterpret_cast<double*>(staged_row + static_cast<int>(staged) * block_genes);
       for_lane_runs<L>(first_tile, end_tile, shape.dim, [&](Dim j0, int n) {
         for (int k = 0; k < n; ++k)
           o_row[StepTerm::template at<L>(j0 - first + k)] = term.shift.value(j0 + k);
       });
-      return {reinterpret_cast<const double*>(row_origin(o_row, first))};
+      return {o_row, first};
     } else if constexpr (kShift == SwShift::kStored) {
       return {stored_o};
     } else {
@@ -792,7 +820,7 @@ __global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads :
     const double rho = state.rho, scale = state.bias_scale;  // the step's
     const curandState step_start = rng;
     const Partial warp_partial = reduce_warp_tiles(
-        SwChainStepOp<L, kKeepsDif>{op, rows, rho, scale, pending, pending_scale},
+        SwChainStepOp<L, kKeepsDif, Rows>{op, rows, rho, scale, pending, pending_scale},
         pair, 0, first_tile, end_tile, 0, shape.dim, 0, rng);
     if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
     __syncthreads();  // also: every thread has read the step's state
