@@ -588,9 +588,9 @@ class SwRows {
 };
 
 // The same rows where all three are a block's, staged in shared memory (the whole-lane kernel
-// that stages o): pointers into the staged rows themselves, gene `first` at their start, which the compiler
-// addresses as shared memory (LDS and STS, 32-bit addresses) where SwRows' integers leave it
-// generic loads, which wait as long as loads from memory.
+// that stages o): pointers into the staged rows themselves, gene `first` at their start, which
+// the compiler addresses as shared memory (LDS and STS, 32-bit addresses) where SwRows'
+// integers leave it generic loads, which wait as long as loads from memory.
 class SwSharedRows {
  public:
   __device__ SwSharedRows(real_t* rows, Dim block_genes, Dim first)
