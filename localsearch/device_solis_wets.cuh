@@ -558,6 +558,53 @@ struct L2Items {
   __device__ Partial operator()(int i) const { return load_from_l2(items + i); }
 };
 
+// The chain kernel's exchange where it may pair (whole lanes; partials of sums and products):
+// warp 0 alone combines the block's warp partials and thread 0 alone arrives at the grid
+// barrier, so a step passes four __syncthreads instead of seven (docs/performance.md).
+//
+// A partial combined with the identity: itself, but for a -0.0 sum, which it makes +0.0; more
+// such combinations leave that as it is. So one stands for the several of a tree whose later
+// levels combine only identities, to the bit.
+template <class Partial>
+__device__ __forceinline__ Partial with_identity(const Partial& p) {
+  return Partial::combine(p, Partial{});
+}
+// The block's partial in lane 0 of warp 0, as block_reduce_ordered<true> over each half's
+// kWarps warp partials, then the two halves' combination, give it in thread 0: the first half's
+// in lanes [0, kWarps), the second's in lanes [16, 16 + kWarps), the tree's levels that combine
+// them as warp_reduce_ordered takes them, and one combination with the identity for the levels
+// and the block's second level after them.
+template <class Partial>
+__device__ __forceinline__ Partial warp0_block_total(const Partial* warp_results, int halves) {
+  static_assert(2 * kWarps <= 32, "both halves' warps in one warp");
+  const int lane = threadIdx.x & 31;
+  Partial p{};
+  if ((lane & 15) < kWarps && (lane < 16 || halves == 2))
+    p = warp_results[(lane & 15) + (lane < 16 ? 0 : kWarps)];
+  #pragma unroll
+  for (int w = 1; w < kWarps; w *= 2) {
+    const Partial other = shuffle_down(p, w);
+    if ((lane & (2 * w - 1)) == 0) p = Partial::combine(p, other);
+  }
+  p = with_identity(p);
+  const Partial upper = shuffle_down(p, 16);
+  return halves == 2 ? Partial::combine(p, upper) : p;
+}
+// Cooperative groups' grid barrier in one thread of each block: its protocol on the launch's
+// own barrier word (its grid syncs in the same launch stay valid), without the __syncthreads
+// before and after, which the block's threads need only where all of them wrote or read.
+__device__ __forceinline__ void grid_barrier_one_thread() {
+  unsigned int* const word = &cooperative_groups::details::get_grid_workspace()->barrier;
+  // Every round adds 2^31 in all: the top bit flips once every block has arrived.
+  const unsigned int add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
+  unsigned int before, now;
+  asm volatile("atom.add.release.gpu.u32 %0,[%1],%2;"
+               : "=r"(before) : "l"(word), "r"(add) : "memory");
+  do {
+    asm volatile("ld.acquire.gpu.u32 %0,[%1];" : "=r"(now) : "l"(word) : "memory");
+  } while (((before ^ now) & 0x80000000u) == 0);
+}
+
 // The address that gene 0 would have in a row of T whose first element is gene `first`: an
 // integer, for it may lie outside the row (a block's staged rows start at its first gene).
 template <class T>
@@ -806,7 +853,6 @@ __global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads :
 
   __shared__ Partial warp_results[(kMayPair ? 2 : 1) * kWarps];  // a paired block's two halves'
   __shared__ Partial scratch[(kMayPair ? 2 : 1) * kWarps];
-  __shared__ Partial upper_half;  // a paired block's second half's partial
   // The application's state, one copy per block: thread 0 settles each step in it, and the
   // other threads read the fields they need (a per-thread copy held 18 more registers).
   __shared__ SwDeviceState state;
@@ -824,23 +870,28 @@ __global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads :
         pair, 0, first_tile, end_tile, 0, shape.dim, 0, rng);
     if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
     __syncthreads();  // also: every thread has read the step's state
-    // Each half's partial in its first thread, as a block of its own has it.
-    const int own_warps = kMayPair ? threadIdx.x / kThreads * kWarps : 0;
-    Partial total = block_reduce_ordered<kMayPair>(
-        ContiguousItems<Partial>{warp_results + own_warps}, kWarps, scratch);
-    if (halves == 2) {  // the first level of the grid's tree
-      if (threadIdx.x == kThreads) upper_half = total;
-      __syncthreads();
-      if (threadIdx.x == 0) total = Partial::combine(total, upper_half);
+    Partial total{};  // the step's, in thread 0
+    if constexpr (kMayPair) {  // four __syncthreads a step, with the one above (one block: two)
+      if (warp == 0) {
+        total = warp0_block_total(warp_results, halves);
+        if (!one_block && threadIdx.x == 0) {
+          block_partials[half * gridDim.x + blockIdx.x] = total;
+          grid_barrier_one_thread();
+        }
+      }
+      if (!one_block) __syncthreads();  // thread 0 has seen every block's partial published
+    } else {
+      total = block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
+      if (!one_block) {
+        if (threadIdx.x == 0) block_partials[half * gridDim.x + blockIdx.x] = total;
+        cooperative_groups::this_grid().sync();  // every partial is published
+      }
     }
     if (!one_block) {
-      Partial* const step_partials = block_partials + half * gridDim.x;
-      if (threadIdx.x == 0) step_partials[blockIdx.x] = total;
-      cooperative_groups::this_grid().sync();  // every partial is published
       // Read from L2: this SM's L1 may hold the same addresses from two steps ago. The first
       // kThreads of a paired block combine them.
       total = block_reduce_ordered<kMayPair>(
-          L2Items<Partial>{step_partials},
+          L2Items<Partial>{block_partials + half * gridDim.x},
           !kMayPair || threadIdx.x < kThreads ? static_cast<int>(gridDim.x) : 0, scratch);
       half ^= 1;
     }
