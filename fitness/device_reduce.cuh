@@ -295,12 +295,13 @@ __device__ Partial shuffle_down(const Partial& p, int offset) {
 }
 
 // Ordered warp reduction: after the step of width w, lane i (i % 2w == 0) holds lanes
-// [i, i + 2w) combined left to right. Lane 0 ends with the whole warp.
-template <class Partial>
+// [i, i + 2w) combined left to right. Lane 0 ends with the whole warp; with kLanes < 32, each
+// lane that is a multiple of kLanes with its kLanes lanes (the first steps of the same tree).
+template <int kLanes = 32, class Partial>
 __device__ Partial warp_reduce_ordered(Partial p) {
   const int lane = threadIdx.x & 31;
 #pragma unroll
-  for (int w = 1; w < 32; w *= 2) {
+  for (int w = 1; w < kLanes; w *= 2) {
     const Partial other = shuffle_down(p, w);
     if ((lane & (2 * w - 1)) == 0) p = Partial::combine(p, other);
   }

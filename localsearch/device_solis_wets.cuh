@@ -581,12 +581,7 @@ __device__ __forceinline__ Partial warp0_block_total(const Partial* warp_results
   Partial p{};
   if ((lane & 15) < kWarps && (lane < 16 || halves == 2))
     p = warp_results[(lane & 15) + (lane < 16 ? 0 : kWarps)];
-  #pragma unroll
-  for (int w = 1; w < kWarps; w *= 2) {
-    const Partial other = shuffle_down(p, w);
-    if ((lane & (2 * w - 1)) == 0) p = Partial::combine(p, other);
-  }
-  p = with_identity(p);
+  p = with_identity(warp_reduce_ordered<kWarps>(p));
   const Partial upper = shuffle_down(p, 16);
   return halves == 2 ? Partial::combine(p, upper) : p;
 }
@@ -870,12 +865,13 @@ __global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads :
         pair, 0, first_tile, end_tile, 0, shape.dim, 0, rng);
     if ((threadIdx.x & 31) == 0) warp_results[warp] = warp_partial;
     __syncthreads();  // also: every thread has read the step's state
+    Partial* const step_partials = block_partials + half * gridDim.x;
     Partial total{};  // the step's, in thread 0
     if constexpr (kMayPair) {  // four __syncthreads a step, with the one above (one block: two)
       if (warp == 0) {
         total = warp0_block_total(warp_results, halves);
         if (!one_block && threadIdx.x == 0) {
-          block_partials[half * gridDim.x + blockIdx.x] = total;
+          step_partials[blockIdx.x] = total;
           grid_barrier_one_thread();
         }
       }
@@ -883,7 +879,7 @@ __global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads :
     } else {
       total = block_reduce_ordered(ContiguousItems<Partial>{warp_results}, kWarps, scratch);
       if (!one_block) {
-        if (threadIdx.x == 0) block_partials[half * gridDim.x + blockIdx.x] = total;
+        if (threadIdx.x == 0) step_partials[blockIdx.x] = total;
         cooperative_groups::this_grid().sync();  // every partial is published
       }
     }
@@ -891,7 +887,7 @@ __global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads :
       // Read from L2: this SM's L1 may hold the same addresses from two steps ago. The first
       // kThreads of a paired block combine them.
       total = block_reduce_ordered<kMayPair>(
-          L2Items<Partial>{block_partials + half * gridDim.x},
+          L2Items<Partial>{step_partials},
           !kMayPair || threadIdx.x < kThreads ? static_cast<int>(gridDim.x) : 0, scratch);
       half ^= 1;
     }
