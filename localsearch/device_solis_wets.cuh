@@ -683,6 +683,9 @@ struct SwChainStepOp {
     real_t* const bias = rows.bias_at(j0);
     real_t* const dif = kKeepsDif ? rows.dif_at(j0) : nullptr;
     if constexpr (kKeepsDif) {
+      // A row's address is never null: without this, each run made the staged dif's generic
+      // address only for sw_both_candidates_of's test of it, eight instructions.
+      __builtin_assume(dif != nullptr);
       if (pending != kSwIdle) {
         real_t xs[L], bs[L];
         sw_apply_kept_dif(pending, pending_scale, x, bias, dif, n, moves.lower, moves.upper, xs,
