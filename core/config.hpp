@@ -30,11 +30,10 @@ enum class RhoInit {
   kReference,   // min(d / (2 D), rho0): the reference code's rule (Rmalschains, getInitOptions)
 };
 
-// Which optimizer a run uses (`--algorithm`; docs/algorithms.md). MA-SW-Chains runs through
-// the Engine and its host loop (core/algorithms/ma_sw_chains.hpp); the others through
-// PopulationAlgorithm (core/algorithms/population_algorithm.hpp).
-enum class Algorithm { kMaSwChains, kDe, kJde, kPso, kScatterSearch };
-const char* algorithm_name(Algorithm a);
+// Which optimizer a run uses (`--algorithm`; docs/algorithms.md); each is an Algorithm
+// (core/algorithms/algorithm.hpp) made by make_algorithm.
+enum class AlgorithmKind { kMaSwChains, kDe, kJde, kPso, kScatterSearch };
+const char* algorithm_name(AlgorithmKind a);
 
 // DE's crossover (`--de-crossover`): binomial or exponential.
 enum class DeCrossover { kBinomial, kExponential };
@@ -84,7 +83,7 @@ struct Config {
 
   // Which algorithm, and the parameters of the others (docs/algorithms.md has the defaults'
   // sources). Every field is additive: MA-SW-Chains reads none of them.
-  Algorithm algorithm = Algorithm::kMaSwChains;
+  AlgorithmKind algorithm = AlgorithmKind::kMaSwChains;
   int de_np = 250;  // DE and jDE: population size NP (Janssen et al., case study 1)
   double de_f = 0.5;
   double de_cr = 0.3;

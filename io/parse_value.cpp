@@ -118,9 +118,9 @@ Distribute parse_distribute(const std::string& flag, const std::string& text) {
   reject(flag, text, "must be one of none, shard, islands");
 }
 
-Algorithm parse_algorithm(const std::string& flag, const std::string& text) {
-  for (Algorithm a : {Algorithm::kMaSwChains, Algorithm::kDe, Algorithm::kJde, Algorithm::kPso,
-                      Algorithm::kScatterSearch})
+AlgorithmKind parse_algorithm(const std::string& flag, const std::string& text) {
+  for (AlgorithmKind a : {AlgorithmKind::kMaSwChains, AlgorithmKind::kDe, AlgorithmKind::kJde, AlgorithmKind::kPso,
+                      AlgorithmKind::kScatterSearch})
     if (text == algorithm_name(a)) return a;
   reject(flag, text, "must be one of ma-sw-chains, de, jde, pso, ss");
 }

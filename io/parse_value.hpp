@@ -31,7 +31,7 @@ inline constexpr const char* kRhoInitDeprecatedNeighbour = "neighbour";
 RhoInit parse_rho_init(const std::string& flag, const std::string& text);
 const char* rho_init_name(RhoInit r);
 Distribute parse_distribute(const std::string& flag, const std::string& text);
-Algorithm parse_algorithm(const std::string& flag, const std::string& text);
+AlgorithmKind parse_algorithm(const std::string& flag, const std::string& text);
 DeCrossover parse_de_crossover(const std::string& flag, const std::string& text);
 // --time-limit: a duration with a unit (30s, 10m, 1.5h), or plain seconds; >= 0 (0: none).
 double parse_duration_seconds(const std::string& flag, const std::string& text);

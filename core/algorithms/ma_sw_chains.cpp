@@ -22,15 +22,20 @@ std::int64_t ssga_evaluations_for_ratio(std::int64_t ga_evaluations, std::int64_
 }
 
 MaSwChains::MaSwChains(const Config& config, const Problem& problem, Engine& engine)
-    : config_(config),
-      problem_(problem),
+    : Algorithm(config, problem),
       engine_(engine),
       population_(config.population_size, config.batch),
-      rng_(derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kHostDecisions))),
-      start_(std::chrono::steady_clock::now()) {}
+      rng_(derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kHostDecisions))) {}
 
-void MaSwChains::initialize() {
-  start_ = std::chrono::steady_clock::now();
+MaSwChains::MaSwChains(const Config& config, const Problem& problem,
+                       std::unique_ptr<Engine> engine)
+    : Algorithm(config, problem),
+      owned_engine_(std::move(engine)),
+      engine_(*owned_engine_),
+      population_(config.population_size, config.batch),
+      rng_(derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kHostDecisions))) {}
+
+void MaSwChains::initialize_population() {
   std::vector<int> slots(static_cast<size_t>(population_.size()));
   for (int i = 0; i < population_.size(); ++i) slots[i] = i;
   std::vector<double> fitness(slots.size());
@@ -45,7 +50,6 @@ void MaSwChains::initialize() {
   }
   counters_.evaluations += population_.size();
   counters_.ga_evaluations += population_.size();
-  initialized_ = true;
   begin_round();
 }
 
@@ -67,9 +71,8 @@ bool MaSwChains::next_unit_cut_by_budget() const {
          (config_.restart && left - config_.ls_intensity < population_.size() - 1);
 }
 
-void MaSwChains::advance() {
-  const std::int64_t left = config_.max_evaluations - counters_.evaluations;
-  if (left <= 0) return;
+void MaSwChains::advance_unit(std::int64_t left) {
+  last_unit_ended_round_ = stage_ == LoopStage::kLocalSearch;
   if (stage_ == LoopStage::kGeneticAlgorithm) {
     // 2a. One crossover batch of the SSGA phase.
     const auto children = static_cast<int>(std::min<std::int64_t>(
@@ -152,40 +155,24 @@ double MaSwChains::immigrate(const real_t* genes) {
   return population_.fitness(slot);
 }
 
-double MaSwChains::elapsed_seconds() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+std::vector<real_t> MaSwChains::best_genes() const {
+  std::vector<real_t> genes(static_cast<std::size_t>(problem_.dim));
+  engine_.read_genes(population_.best_slot(), genes.data());
+  return genes;
 }
+
+void MaSwChains::set_profile(KernelProfile* profile) {
+  Algorithm::set_profile(profile);
+  engine_.set_profile(profile);
+}
+
+void MaSwChains::flush_profile() { engine_.flush_profile(); }
 
 RunResult MaSwChains::result() {
-  RunResult r;
+  RunResult r = Algorithm::result();
   r.best_slot = population_.best_slot();
-  r.best_fitness = population_.best_fitness();
   r.distance_to_optimum = engine_.distance_to_optimum(r.best_slot);
-  r.counters = counters_;
-  r.phases = timers_;
-  r.wall_seconds = elapsed_seconds();
   return r;
-}
-
-RunResult MaSwChains::run(const ProgressFn& progress, const SafePointFn& at_safe_point) {
-  if (!initialized_) initialize();
-  auto report = [&] {
-    if (!progress) return;
-    Progress p;
-    p.evaluations = counters_.evaluations;
-    p.budget = config_.max_evaluations;
-    p.best_fitness = population_.best_fitness();
-    p.elapsed_seconds = elapsed_seconds();
-    progress(p);
-  };
-  report();
-  while (!done()) {
-    if (at_safe_point && !at_safe_point(*this)) break;
-    const bool ends_round = stage_ == LoopStage::kLocalSearch;
-    advance();
-    if (ends_round || done()) report();
-  }
-  return result();
 }
 
 LoopState MaSwChains::loop_state() const {
@@ -211,10 +198,9 @@ void MaSwChains::restore(const Population& population, const LoopState& state) {
   rng_.restore(state.rng_state, state.rng_has_spare, state.rng_spare);
   stage_ = state.stage;
   ga_phase_left_ = state.ga_phase_left;
-  start_ = std::chrono::steady_clock::now() -
-           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-               std::chrono::duration<double>(state.elapsed_seconds));
-  initialized_ = true;
+  set_elapsed_seconds(state.elapsed_seconds);
+  mark_initialized();
+  check_stop();  // a resumed run meets its stopping rules before its first unit
 }
 
 }  // namespace chainsaw

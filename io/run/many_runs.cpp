@@ -1,4 +1,4 @@
-#include "io/cli/algorithm_runs.hpp"
+#include "io/run/many_runs.hpp"
 
 #include <omp.h>
 #include <unistd.h>
@@ -19,52 +19,18 @@
 
 #include <fmt/format.h>
 
-#include "core/algorithms/ma_sw_chains.hpp"
 #include "core/algorithms/population_algorithm.hpp"
-#include "core/convergence_trace.hpp"
 #include "core/engines/cuda/device_info.hpp"
-#include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
 #include "fitness/problem.hpp"
-#include "io/checkpoint/algorithm_checkpoint.hpp"
-#include "io/cli/profile_report.hpp"
-#include "io/cli/progress.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
+#include "io/run/run_driver.hpp"
 #include "io/version.hpp"
 
 namespace chainsaw {
 
 namespace {
-
-// SIGINT/SIGTERM stop a population run at its next safe point (a checkpoint is written
-// there); a second signal gets the default action.
-volatile std::sig_atomic_t g_signal = 0;
-extern "C" void note_signal(int signal_number) { g_signal = signal_number; }
-
-class Signals {
- public:
-  Signals() {
-    g_signal = 0;
-    struct sigaction action {};
-    action.sa_handler = note_signal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~Signals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  Signals(const Signals&) = delete;
-  Signals& operator=(const Signals&) = delete;
-  int received() const { return g_signal; }
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
 
 void emit(const std::string& output, const nlohmann::ordered_json& json) {
   const std::string text = json.dump(2) + "\n";
@@ -134,62 +100,20 @@ class Fences {
   bool built_ = false, stopped_ = false;
 };
 
-// One run of any algorithm without progress line, signals or checkpoints, passing `fences`
-// once built and once stopped.
-nlohmann::ordered_json fenced_one_of_many(const Config& config, const RunEnvironment& env,
-                                          bool profile, Fences& fences) {
-  const auto setup_start = std::chrono::steady_clock::now();
-  const Problem problem = make_problem(config);
-  ProfileReport report;
-  KernelProfile* const buckets = profile ? &report.buckets : nullptr;
-  ConvergenceTrace trace;
-  RunEnvironment run_env = env;
-  RunResult result;
-  auto add = [&trace](const Progress& p) { trace.add(p); };
-  double setup = 0.0;
-  const auto run_start = std::chrono::steady_clock::now();
-  if (config.algorithm == Algorithm::kMaSwChains) {
-    const std::unique_ptr<Engine> engine = make_engine(config, problem, env.backend);
-    if (buckets) engine->set_profile(buckets);
-    MaSwChains algorithm(config, problem, *engine);
-    setup = seconds_since(setup_start);
-    fences.built();
-    StopRule stop(config, problem.optimum_value);
-    result = algorithm.run(add, [&stop](MaSwChains& a) {
-      return !stop.check(a.counters().evaluations, a.population().best_fitness(),
-                         a.loop_state().elapsed_seconds);
-    });
-    stop.at_end(result.counters.evaluations, result.best_fitness, result.wall_seconds);
-    result.stop = stop.record();
-    if (buckets) engine->flush_profile();
-    fences.stopped();
-  } else {
-    const std::unique_ptr<PopulationAlgorithm> algorithm =
-        make_population_algorithm(config, problem, env.backend);
-    algorithm->set_profile(buckets);
-    setup = seconds_since(setup_start);
-    fences.built();
-    result = algorithm->run(add);
-    fences.stopped();
-  }
-  run_env.setup_seconds = setup;
-  report.clock = env.backend == Backend::kCuda ? "gpu_windows" : "steady_clock";
-  report.setup_seconds = setup;
-  report.run_seconds = seconds_since(run_start);
-  return result_to_json(config, run_env, result, &trace, buckets ? &report : nullptr);
-}
-
 // One run of any algorithm without progress line, signals or checkpoints: a member of --runs.
 // `wave` (null: none) fences it with the other members of its wave (run_many).
 nlohmann::ordered_json one_of_many(const Config& config, const RunEnvironment& env, bool profile,
                                    Barrier* wave = nullptr) {
   Fences fences(wave);
-  try {
-    return fenced_one_of_many(config, env, profile, fences);
-  } catch (...) {
-    fences.stopped();
-    throw;
-  }
+  DriveOptions o;
+  o.profile = profile;
+  o.on_built = [&fences] { fences.built(); };
+  o.on_stopped = [&fences] { fences.stopped(); };
+  const DrivenRun run = drive_run(config, env.backend, [&config] { return make_problem(config); }, o);
+  RunEnvironment run_env = env;
+  run_env.setup_seconds = run.setup_seconds;
+  return result_to_json(config, run_env, run.result, &run.trace,
+                        run.profile ? &*run.profile : nullptr);
 }
 
 // Loads the kernels that the runs of `config` launch, by running the first of them untimed: two
@@ -200,7 +124,7 @@ void load_kernels(const Config& config, const RunEnvironment& env) {
   Config warm = config;
   warm.runs = 1;
   warm.time_limit_seconds = 0.0;
-  if (config.algorithm == Algorithm::kMaSwChains) {
+  if (config.algorithm == AlgorithmKind::kMaSwChains) {
     warm.max_evaluations = std::min<std::int64_t>(config.max_evaluations, 5000);
     (void)one_of_many(warm, env, false);
     return;
@@ -282,7 +206,7 @@ nlohmann::ordered_json summarize_runs(const std::vector<nlohmann::ordered_json>&
   return summary;
 }
 
-int run_many(const Config& config, RunEnvironment env, const AlgorithmRunOptions& o) {
+int run_many(const Config& config, RunEnvironment env, const RunsOptions& o) {
   if (config.threads > 0) omp_set_num_threads(config.threads);
   env.threads = omp_get_max_threads();
   const int k = config.runs;
@@ -364,117 +288,6 @@ int run_many(const Config& config, RunEnvironment env, const AlgorithmRunOptions
                  total, where(env).c_str(), o.output.empty() ? "" : (" -> " + o.output).c_str());
   }
   return 0;
-}
-
-int run_population_algorithm(const Config& config, RunEnvironment env,
-                             const AlgorithmRunOptions& o,
-                             const std::function<Problem()>& make_problem_fn) {
-  if (config.threads > 0) omp_set_num_threads(config.threads);
-  env.threads = omp_get_max_threads();
-  ProfileReport report;
-  KernelProfile* const buckets = o.profile ? &report.buckets : nullptr;
-  const auto setup_start = std::chrono::steady_clock::now();
-  const Problem problem = make_problem_fn();
-  const std::unique_ptr<PopulationAlgorithm> algorithm =
-      make_population_algorithm(config, problem, env.backend);
-  algorithm->set_profile(buckets);
-  if (!o.resume_from.empty()) {
-    ScopedBucket timer(buckets, Bucket::kCheckpointIo);
-    load_algorithm_checkpoint(o.resume_from, *algorithm);
-  }
-  env.setup_seconds = seconds_since(setup_start);
-
-  Signals signals;
-  AlgorithmCheckpointSchedule schedule("--checkpoint", o.checkpoint, o.checkpoint_every,
-                                       env.backend,
-                                       [&signals] { return signals.received() != 0; }, buckets);
-  ConvergenceTrace trace;
-  RunResult result;
-  const auto run_start = std::chrono::steady_clock::now();
-  {
-    ProgressLine progress(stderr, !o.quiet && ::isatty(STDERR_FILENO));
-    result = algorithm->run(
-        [&](const Progress& p) {
-          progress.update(p);
-          trace.add(p);
-        },
-        [&](PopulationAlgorithm& a) { return schedule.at_safe_point(a); });
-    if (algorithm->done()) schedule.at_end(*algorithm);
-  }
-  if (!algorithm->done()) {
-    const int signal_number = signals.received() ? signals.received() : SIGTERM;
-    const std::string saved =
-        o.checkpoint.empty() ? "no --checkpoint was given, nothing is saved"
-                             : fmt::format("checkpoint written to {}; continue with: chainsaw "
-                                           "resume {}",
-                                           o.checkpoint, o.checkpoint);
-    std::fprintf(stderr, "chainsaw: interrupted by %s after %lld evaluations (best %.6e); %s\n",
-                 signal_number == SIGINT ? "SIGINT" : "SIGTERM",
-                 static_cast<long long>(result.counters.evaluations), result.best_fitness,
-                 saved.c_str());
-    return 128 + signal_number;
-  }
-  report.clock = "steady_clock";
-  report.setup_seconds = env.setup_seconds;
-  report.run_seconds = seconds_since(run_start);
-  emit(o.output, result_to_json(config, env, result, &trace, buckets ? &report : nullptr));
-  if (!o.quiet) {
-    std::fprintf(stderr,
-                 "chainsaw: %s %s D=%lld: best %.6e, distance to optimum %.6e, %lld evaluations "
-                 "in %.2f s (%s)%s\n",
-                 algorithm_name(config.algorithm), config.function.c_str(),
-                 static_cast<long long>(config.dim), result.best_fitness,
-                 result.distance_to_optimum, static_cast<long long>(result.counters.evaluations),
-                 result.wall_seconds, where(env).c_str(),
-                 o.output.empty() ? "" : (" -> " + o.output).c_str());
-    if (buckets) std::fputs(profile_table(report).c_str(), stderr);
-  }
-  return 0;
-}
-
-int resume_population_algorithm(const std::string& file, const AlgorithmResumeOverrides& r,
-                                AlgorithmRunOptions options) {
-  const CheckpointHeader header = read_algorithm_checkpoint_header(file);
-  Config config = header.config;
-  auto mismatch = [&](const std::string& flag, const std::string& given, const std::string& saved) {
-    throw UserError(fmt::format("{} = {}: the checkpoint {} holds a run with {} {}", flag, given,
-                                file, flag.substr(2), saved));
-  };
-  if (is_user_objective_name(config.function))
-    throw UserError(fmt::format("checkpoint {} holds a run on a user objective: resume it "
-                                "through chainsaw::optimize with Options::resume_from",
-                                file));
-  if (!r.function.empty() && r.function != config.function)
-    mismatch("--function", r.function, config.function);
-  if (r.dim >= 0 && r.dim != config.dim)
-    mismatch("--dim", std::to_string(r.dim), std::to_string(config.dim));
-  if (r.evaluations >= 0) {
-    if (r.evaluations < header.summary.evaluations)
-      throw UserError(fmt::format("--evals = {}: the checkpoint {} has {} evaluations done "
-                                  "already",
-                                  r.evaluations, file, header.summary.evaluations));
-    config.max_evaluations = r.evaluations;
-  }
-  if (r.threads >= 0) config.threads = r.threads;
-  if (r.backend != Backend::kAuto && r.backend != header.backend)
-    throw UserError(fmt::format("--backend = {}: the checkpoint {} was written by the {} "
-                                "backend, whose random streams only it can continue",
-                                backend_name(r.backend), file, backend_name(header.backend)));
-  config.backend = header.backend;
-  config.validate();
-  if (options.checkpoint.empty()) options.checkpoint = file;
-  if (!options.output.empty()) check_output_writable("--output", options.output);
-  check_output_writable("--checkpoint", options.checkpoint);
-  options.resume_from = file;
-  RunEnvironment env;
-  env.backend = header.backend;
-  env.checkpoint = options.checkpoint;
-  env.resumed_from = file;
-  env.resumed_at_evaluations = header.summary.evaluations;
-  if (env.backend == Backend::kCuda) env.device = query_cuda_device().name;
-  return run_population_algorithm(config, env, options, [&header] {
-    return checkpoint_problem(header);
-  });
 }
 
 }  // namespace chainsaw
