@@ -152,7 +152,7 @@ void BM_EngineOp(benchmark::State& state, Where where, Op op, const char* functi
   bench::report_bandwidth(state, bytes, seconds, copy);
   // Evaluations (children, Solis-Wets candidates) per iteration: with the CPU column, the CPU
   // backend's ns per gene per evaluation, which a shared machine does not inflate as it does
-  // the wall time (bench/cpu_floor.sh).
+  // the wall time (bench/cpu/cpu_floor.sh).
   if (evaluations > 0.0)
     state.counters["evaluations"] = evaluations / static_cast<double>(state.iterations());
 }

@@ -4,11 +4,11 @@
 # kernels with PDL off and on (CHAINSAW_PDL=0/1), and the paper's end-to-end Rastrigin run with
 # PDL off and on, alternating, REPS times each. Expects a build in BUILD (default build/); logs
 # go to $OUT (default ./launch-cost-out).
-#   usage: bench/launch_cost.sh [dims...]     default dims: 1000000 3000000
+#   usage: bench/gpu/launch_cost.sh [dims...]     default dims: 1000000 3000000
 #   env: BUILD, OUT, REPS (1), EVALS (500000), BENCH_FILTER (fitness functions, a regex),
 #        SKIP_FLOOR=1 (no read-floor benchmark)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
 out=${OUT:-launch-cost-out}
 mkdir -p "$out"

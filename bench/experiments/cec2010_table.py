@@ -7,12 +7,12 @@ best errors (f(best) - f(o), f(o) = 0) per function and dimension: mean, standar
 (sample, n - 1), median, and the mean wall time of a run.
 
 The full table (the paper's setting): 10^5 and 10^6 variables, 500,000 evaluations, 10 seeds
-  bench/cec2010_table.py --dims 100000 1000000 --evals 500000 --seeds 10 --backend cuda \\
+  bench/experiments/cec2010_table.py --dims 100000 1000000 --evals 500000 --seeds 10 --backend cuda \\
       --out cec2010
 (to commit a table, copy cec2010.md and cec2010.csv into a campaign folder of bench/results/
 with its README; the per-run JSONs stay out of the repository, see bench/check_results.py)
 A quick check on the CPU:
-  bench/cec2010_table.py --functions 1 2 --dims 1000 --evals 2000 --seeds 2 --backend cpu \
+  bench/experiments/cec2010_table.py --functions 1 2 --dims 1000 --evals 2000 --seeds 2 --backend cpu \
       --out /tmp/t
 """
 import argparse

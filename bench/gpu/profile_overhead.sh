@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The cost of --profile: the same run with and without it, alternating, REPS times each; prints
 # the median wall_seconds of both and the overhead in percent (the target: under 2%).
-#   usage: bench/profile_overhead.sh BINARY REPS chainsaw-run-flags...
-#   e.g.   bench/profile_overhead.sh build/chainsaw 5 --function rastrigin --dim 100000 \
+#   usage: bench/gpu/profile_overhead.sh BINARY REPS chainsaw-run-flags...
+#   e.g.   bench/gpu/profile_overhead.sh build/chainsaw 5 --function rastrigin --dim 100000 \
 #              --evals 100000 --backend cuda
 set -euo pipefail
 binary=$1 reps=$2

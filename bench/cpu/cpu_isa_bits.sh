@@ -3,9 +3,9 @@
 # vector width they are compiled for: bench/cpu/isa_bits.cpp built with the load-time versions,
 # and with -DCHAINSAW_NO_CPU_CLONES for the baseline, x86-64-v3 (AVX2) and x86-64-v4
 # (AVX-512) alone; each prints a hash of every pass's output. The CPU must have AVX-512 for the
-# last one. Needs a CPU build (libchainsaw.a):  bench/cpu_isa_bits.sh [BUILD_DIR]
+# last one. Needs a CPU build (libchainsaw.a):  bench/cpu/cpu_isa_bits.sh [BUILD_DIR]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

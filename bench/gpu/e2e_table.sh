@@ -2,13 +2,13 @@
 # End-to-end runs with --profile over functions x dimensions, and one Markdown table of their
 # wall time, per-phase seconds and achieved bandwidth (docs/profiling.md). The paper's experiment is
 # 500,000 evaluations, seed 1. Logs and result JSONs go to $OUT (or ./e2e-out).
-#   usage: bench/e2e_table.sh [--backend cuda|cpu] [--evals N] [--functions "f1 f2"] [--label L]
+#   usage: bench/gpu/e2e_table.sh [--backend cuda|cpu] [--evals N] [--functions "f1 f2"] [--label L]
 #                             [--chainsaw PATH] dims...
-#   e.g.   bench/e2e_table.sh --functions "rastrigin sumsquares" 100000 1000000
+#   e.g.   bench/gpu/e2e_table.sh --functions "rastrigin sumsquares" 100000 1000000
 #   env:   extra `chainsaw run` flags in CHAINSAW_ARGS; any CHAINSAW_* knob (CHAINSAW_PDL=0,
 #          CHAINSAW_SW_MOVES=separate) passes through to the runs.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 backend=cuda evals=500000 label=e2e chainsaw=./build/chainsaw
 functions="rastrigin griewank salomon discus sumsquares schwefel12"
 while [ $# -gt 0 ]; do
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-[ $# -gt 0 ] || { echo "usage: bench/e2e_table.sh [options] dims..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: bench/gpu/e2e_table.sh [options] dims..." >&2; exit 2; }
 out=${OUT:-e2e-out}
 mkdir -p "$out"
 for d in "$@"; do

@@ -9,10 +9,10 @@
        built-in rastrigin on the CUDA backend, 500,000 evaluations: target <= 1.3x; the best
        fitness of the two agrees to 1e-12 relative.
 
-  PYTHONPATH=build/python python3 bench/python_overhead.py cpu [--dim 100000 --evals 20000]
-  PYTHONPATH=build/python python3 bench/python_overhead.py gpu [--dim 1000000 --evals 500000]
-  PYTHONPATH=build/python python3 bench/python_overhead.py gpu --replay-floor
-  PYTHONPATH=build/python python3 bench/python_overhead.py gpu --kernels --evals 20000
+  PYTHONPATH=build/python python3 bench/experiments/python_overhead.py cpu [--dim 100000 --evals 20000]
+  PYTHONPATH=build/python python3 bench/experiments/python_overhead.py gpu [--dim 1000000 --evals 500000]
+  PYTHONPATH=build/python python3 bench/experiments/python_overhead.py gpu --replay-floor
+  PYTHONPATH=build/python python3 bench/experiments/python_overhead.py gpu --kernels --evals 20000
 
 Each case runs --repeats times (alternating); the fastest run counts (the least disturbed by
 other work on the machine; the median is shown too). Prints a Markdown table and

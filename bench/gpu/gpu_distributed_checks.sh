@@ -4,9 +4,9 @@
 # on N GPUs run twice (deterministic per seed). Results in $OUT/w (default
 # ./distributed-checks-out/w); the campaigns are bench/results/2026-11-23-h200x2/ (N = 2) and
 # bench/results/2026-11-26-h200x4/ (N = 4).
-# Usage: COMMIT=<sha> bash bench/gpu_distributed_checks.sh
+# Usage: COMMIT=<sha> bash bench/gpu/gpu_distributed_checks.sh
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 W=${OUT:-distributed-checks-out}/w; mkdir -p "$W"

@@ -7,11 +7,11 @@
 # the paper's population on 4 GPUs where the machine has them (else population 10 on 2 GPUs).
 # Logs and result files go to $OUT/w (default: ./shard-scaling-out/w); the campaigns are
 # bench/results/2026-11-23-h200x2/ and bench/results/2026-11-26-h200x4/.
-# Usage, on a machine with 2 or more GPUs and Open MPI: COMMIT=<sha> bash bench/shard_scaling.sh
+# Usage, on a machine with 2 or more GPUs and Open MPI: COMMIT=<sha> bash bench/gpu/shard_scaling.sh
 #   E2E=1      also the plain one-slice 3e6-D run (its best fitness must not change)
 #   TESTS=0    skip the GPU tests;  HEADLINE=0  skip the 10^9-variable run
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 W=${OUT:-shard-scaling-out}/w; mkdir -p "$W"

@@ -5,7 +5,7 @@ For each paper function, runs `chainsaw run` with SEEDS seeds on each backend at
 dimension and budget, then a two-sided Mann-Whitney U test on the best fitness values: the GPU
 must not be worse at the 1% level. Writes a Markdown table and the raw values as JSON.
 
-  bench/quality_parity.py --binary build/chainsaw --dim 100000 --evals 50000 --seeds 10 \
+  bench/experiments/quality_parity.py --binary build/chainsaw --dim 100000 --evals 50000 --seeds 10 \
       --out quality_parity.md
 
 --runs DIR keeps every run's result JSON there and skips the runs already in it, so the slow CPU

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""ctest of bench/experiment.py: a tiny CPU grid through the real binary, run twice (the second
-run repeats nothing), then `report`; the CSV, tables and PNGs must exist and agree with the
+"""ctest of bench/experiments/experiment.py: a tiny CPU grid through the real binary, run twice
+(the second run repeats nothing), then `report`; the CSV, tables and PNGs must exist and agree with the
 result JSONs. A copy of the CPU runs relabelled as GPU runs with a quarter of the time checks
 the speed-up column (the CI machine has no GPU).
   usage: test_experiment.py CHAINSAW_BINARY      exit 77 (skipped) without matplotlib"""

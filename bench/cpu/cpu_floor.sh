@@ -7,7 +7,7 @@
 #      moves + candidates' f over the LS evaluations), and the two-thread speed-up;
 #   3. Rastrigin 10^4-D, 100,000 evaluations, one thread, --rho-init reference --batch 1 (the
 #      reference's parameters, issue 23): CPU seconds (best of REPS3).
-#   bench/cpu_floor.sh [CHAINSAW_BINARY] > table.md   (REPS=3 REPS3=1 by default)
+#   bench/cpu/cpu_floor.sh [CHAINSAW_BINARY] > table.md   (REPS=3 REPS3=1 by default)
 # Run it on an otherwise idle machine, or read the CPU seconds: wall time on a shared one
 # counts the other jobs' turns too.
 set -euo pipefail

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The profiler's GPU measurements, for a GPU machine, in two parts that each fit
 # one 10-minute command (outputs under $OUT, or ./profile-suite-out):
-#   bench/profile_suite.sh kernels   build (sm_90), the GPU tests, the engine-operation and
-#                                    fitness benchmarks, the --profile overhead and profiled
-#                                    500,000-evaluation Rastrigin runs at 1e5, 1e6, 3e6 (Table 14)
-#   bench/profile_suite.sh grid      build, then the reduced experiment grid (bench/experiment.py
-#                                    run --preset reduced), stopped at DEADLINE seconds (330);
-#                                    EXPERIMENT_DIR=folder continues an earlier partial grid
+#   bench/gpu/profile_suite.sh kernels  build (sm_90), the GPU tests, the engine-operation and
+#                                       fitness benchmarks, the --profile overhead and profiled
+#                                       500,000-evaluation Rastrigin runs at 1e5, 1e6, 3e6 (Table 14)
+#   bench/gpu/profile_suite.sh grid     build, then the reduced experiment grid
+#                                       (bench/experiments/experiment.py run --preset reduced),
+#                                       stopped at DEADLINE seconds (330); EXPERIMENT_DIR=folder
+#                                       continues an earlier partial grid
 # `report` needs matplotlib, which the GPU machine lacks: run it where the files come back,
-#   bench/experiment.py report <files>/experiment
+#   bench/experiments/experiment.py report <files>/experiment
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${OUT:-profile-suite-out}
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
@@ -33,7 +34,7 @@ kernels)
     > "$out/bench_fitness.log" 2>&1
   grep -E '^fitness/' "$out/bench_fitness.log" | awk '{print $1, $2, $3, $7, $9}' | head -20
   for d in 100000 1000000; do
-    bench/profile_overhead.sh build/chainsaw 5 --function rastrigin --dim "$d" --evals 100000 \
+    bench/gpu/profile_overhead.sh build/chainsaw 5 --function rastrigin --dim "$d" --evals 100000 \
       --backend cuda | tee -a "$out/profile_overhead.txt"
   done
   for d in 100000 1000000 3000000; do
@@ -46,13 +47,13 @@ grid)
   # EXPERIMENT_DIR: a folder of runs to continue (e.g. the runs/ of an earlier partial grid);
   # the finished runs are copied to $OUT/experiment either way.
   dir=${EXPERIMENT_DIR:-$out/experiment}
-  python3 bench/experiment.py run --preset reduced --chainsaw build/chainsaw \
+  python3 bench/experiments/experiment.py run --preset reduced --chainsaw build/chainsaw \
     --out "$dir" --deadline "${DEADLINE:-330}" -- --threads "$(nproc)" > "$out/experiment.log" 2>&1
   [ "$dir" = "$out/experiment" ] || cp -r "$dir" "$out/experiment"
   tail -5 "$out/experiment.log"
   ;;
 *)
-  echo "usage: bench/profile_suite.sh kernels|grid" >&2
+  echo "usage: bench/gpu/profile_suite.sh kernels|grid" >&2
   exit 2
   ;;
 esac

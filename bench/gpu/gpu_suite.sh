@@ -4,7 +4,7 @@
 # experiment (Rastrigin, 500,000 evaluations) at the given dimensions, and the checkpoint
 # benchmark and resume check. Logs go to $OUT (or ./gpu-suite-out); bench/results/ keeps the
 # copies that were committed, one folder per campaign (see bench/results/README.md).
-#   usage: bench/gpu_suite.sh [dims...]      default dims: 100000 1000000 3000000
+#   usage: bench/gpu/gpu_suite.sh [dims...]      default dims: 100000 1000000 3000000
 #   env: SKIP_BENCH=1 (no fitness-kernel benchmark), E2E=0 (no end-to-end runs),
 #        CHECKPOINT=0 (no checkpoint benchmark and resume check), EVALS (500000),
 #        BENCH_FILTER (a --benchmark_filter for the fitness-kernel benchmark),
@@ -12,7 +12,7 @@
 #        CEC_DEADLINE (seconds after the suite's start: the table starts no run after it),
 #        CEC_RUNS (a folder of earlier runs/ of the same table, copied in first: it resumes)
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 out=${OUT:-gpu-suite-out}
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
@@ -36,14 +36,14 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   grep -E '^fitness' "$out/bench_fitness.log" | awk '{print $1, $2, $3, $7, $9}'
 fi
 
-# Opt-in: the CEC 2010 table (bench/cec2010_table.py), e.g. CEC_DIMS="100000 1000000" SEEDS=10.
+# Opt-in: the CEC 2010 table (bench/experiments/cec2010_table.py), e.g. CEC_DIMS="100000 1000000" SEEDS=10.
 if [ -n "${CEC_DIMS:-}" ]; then
   mkdir -p "$out/cec2010/runs"
   [ -z "${CEC_RUNS:-}" ] || cp "$CEC_RUNS"/*.json "$out/cec2010/runs/"
   deadline=0
   [ -z "${CEC_DEADLINE:-}" ] || deadline=$((CEC_DEADLINE - SECONDS > 1 ? CEC_DEADLINE - SECONDS : 1))
   # shellcheck disable=SC2086  # CEC_DIMS is a list of dimensions
-  if python3 bench/cec2010_table.py --chainsaw ./build/chainsaw --dims $CEC_DIMS --evals "$evals" \
+  if python3 bench/experiments/cec2010_table.py --chainsaw ./build/chainsaw --dims $CEC_DIMS --evals "$evals" \
     --seeds "${SEEDS:-10}" --backend cuda --deadline "$deadline" --out "$out/cec2010" \
     > "$out/cec2010.log" 2>&1; then
     cat "$out/cec2010/cec2010.md"

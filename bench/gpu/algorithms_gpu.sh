@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The population algorithms' benchmarks (docs/algorithms.md), on the GPU and the
 # CPU side by side; results (the result JSONs) go to OUT_DIR.
-#   bench/algorithms_gpu.sh [CHAINSAW_BINARY] [OUT_DIR]
+#   bench/gpu/algorithms_gpu.sh [CHAINSAW_BINARY] [OUT_DIR]
 # 1. DE/rand/1/bin, NP 250, CR 0.3, F 0.5, 100-D, 10^7 evaluations (Janssen et al.'s case
 #    study 1; their All-GPU iDE: 0.60-1.85 s per function on an RTX 3080; target <= 0.3 s on one
 #    H100), on their three functions: rastrigin (the paper's, on [-5.12, 5.12]), rosenbrock and

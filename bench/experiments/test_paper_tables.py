@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""ctest of bench/seed_tables.py: every quality experiment on a tiny CPU grid through the real
-binary (budgets scaled down to a hundredth), run twice (the second run repeats nothing), then
+"""ctest of bench/experiments/paper_tables.py: every quality experiment on a tiny CPU grid through
+the real binary (budgets scaled down to a hundredth), run twice (the second run repeats nothing), then
 `report`. The cells must hold their runs with the configuration asked for, the Janssen ranks
 must be ranks, and the tables must name every cell's values.
-  usage: test_seed_tables.py CHAINSAW_BINARY"""
+  usage: test_paper_tables.py CHAINSAW_BINARY"""
 import glob
 import json
 import os
@@ -12,23 +12,23 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RUNNER = os.path.join(HERE, "seed_tables.py")
+RUNNER = os.path.join(HERE, "paper_tables.py")
 sys.path.insert(0, HERE)
-import seed_tables  # noqa: E402
+import paper_tables  # noqa: E402
 
 
 def check(condition, message):
     if not condition:
-        print(f"test_seed_tables: FAILED: {message}")
+        print(f"test_paper_tables: FAILED: {message}")
         sys.exit(1)
 
 
 def main():
     binary = os.path.abspath(sys.argv[1])
-    names = {seed_tables.braun_name(k) for k in seed_tables.KROMER_ORDER}
-    check(names == set(seed_tables.ETC_CLASSES) and len(names) == 12,
+    names = {paper_tables.braun_name(k) for k in paper_tables.KROMER_ORDER}
+    check(names == set(paper_tables.ETC_CLASSES) and len(names) == 12,
           f"the paper's 12 ETC names map onto Braun's 12 classes: {sorted(names)}")
-    check(seed_tables.braun_name("ThMlCs") == "u_s_hilo", "ThMlCs is u_s_hilo")
+    check(paper_tables.braun_name("ThMlCs") == "u_s_hilo", "ThMlCs is u_s_hilo")
     with tempfile.TemporaryDirectory() as out:
         command = [sys.executable, RUNNER, "run", "janssen-rank", "nashed", "kromer",
                    "kromer-loads",
@@ -46,7 +46,7 @@ def main():
             name = os.path.basename(path)[:-5]
             config = doc["results"][0]["config"]
             if "kromer" in path:
-                check(config["etc_class"] == seed_tables.braun_name(name.split("_")[0]),
+                check(config["etc_class"] == paper_tables.braun_name(name.split("_")[0]),
                       f"{path}: the class asked for")
                 check(config["de_np"] == int(name.split("_")[1][2:]), f"{path}: NP")
                 flowtime = "loads" if "kromer-loads" in path else "completion"
@@ -61,7 +61,7 @@ def main():
         with open(os.path.join(out, "tables.md")) as f:
             tables = f.read()
         for section in ("Table 4: de against jde", "Nashed et al. Table 2",
-                        "Kromer et al. Table 1", seed_tables.KROMER_LOADS_TITLE):
+                        "Kromer et al. Table 1", paper_tables.KROMER_LOADS_TITLE):
             check(section in tables, f"tables.md has {section}")
         rank_rows = [line.split("|") for line in tables.splitlines()
                      if line.startswith("| de |") or line.startswith("| jde |")]
@@ -73,11 +73,11 @@ def main():
             doc = json.load(f)
         mean = sum(r["best_error"] for r in doc["results"]) / 2
         line = next(l for l in tables.splitlines() if l.startswith("| nashed-f3 |"))
-        check(seed_tables.e(mean) in line, f"the table shows pso's mean error {mean}: {line}")
+        check(paper_tables.e(mean) in line, f"the table shows pso's mean error {mean}: {line}")
         # A configuration the binary refuses (exit 2, one line) is a refused cell, not a stop;
         # the real binary refuses a negative time limit.
         cell = os.path.join(out, "nashed", "refused.json")
-        seed_tables.run_cell(binary, ["--function", "sphere", "--dim", "10", "--time-limit=-1s"],
+        paper_tables.run_cell(binary, ["--function", "sphere", "--dim", "10", "--time-limit=-1s"],
                              2, False, False, cell)
         with open(cell) as f:
             doc = json.load(f)
@@ -87,7 +87,7 @@ def main():
         with open(os.path.join(out, "tables.md")) as f:
             check("| nashed | refused | " + doc["refused"] in f.read(),
                   "the report lists the refused cell with its reason")
-    print("test_seed_tables: OK")
+    print("test_paper_tables: OK")
     return 0
 
 

@@ -2,9 +2,9 @@
 # The library on the GPU machine: build with the examples (sm_90), the library's GPU tests, the
 # separable example on the GPU and the least-squares example (cuSPARSE, 10^6 variables). Logs
 # and the examples' output go to $OUT (or ./library-out); bench/results/ keeps committed copies.
-#   usage: bench/library_examples.sh [n = 1000000] [evaluations = 200000]
+#   usage: bench/gpu/library_examples.sh [n = 1000000] [evaluations = 200000]
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${OUT:-library-out}
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH

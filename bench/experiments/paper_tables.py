@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""The other seed papers' experiments, run by chainsaw: grids of `chainsaw run` cells, then
-tables (and plots where matplotlib is installed) to hold against the papers' own.
+"""The experiments of Janssen et al. 2024, Nashed et al. 2012 and Krömer et al. 2011
+(docs/references.md), run by chainsaw: grids of `chainsaw run` cells, then tables (and plots where
+matplotlib is installed) to hold against the papers' own.
 
-  seed_tables.py run EXPERIMENT... --out DIR [--binary build/chainsaw] [--backends cuda,cpu]
+  paper_tables.py run EXPERIMENT... --out DIR [--binary build/chainsaw] [--backends cuda,cpu]
                  [--runs N] [--dims ...] [--scale S] [--deadline SECONDS]
-  seed_tables.py report DIR          # DIR/tables.md, DIR/cells.csv, DIR/nashed_error_vs_time_D*.png
+  paper_tables.py report DIR          # DIR/tables.md, DIR/cells.csv, DIR/nashed_error_vs_time_D*.png
 
 Experiments (the defaults are the papers'; --runs, --dims and --scale shrink them):
   janssen-time  Janssen et al. Table 3: DE/rand/1/bin, NP 250, CR 0.3, F 0.5, 100-D, 10^7
@@ -43,7 +44,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_BINARY = os.path.join(HERE, "..", "build", "chainsaw")
+DEFAULT_BINARY = os.path.join(HERE, "..", "..", "build", "chainsaw")
 NO_EVALUATION_LIMIT = 10**15  # a wall-clock budget's runs stop on time, not on evaluations
 
 JANSSEN = [f"janssen-f{i}" for i in range(1, 11)]

@@ -6,10 +6,10 @@
 # warp states, memory workload. Builds first unless BUILD already holds a build; reports go to
 # $OUT (default ./ncu-out) as ncu_eval_<function>.txt and ncu_<kernel>.txt, and the key lines of
 # each are printed. ncu locks the SM clock, so its durations are longer than the benchmarks'.
-#   usage: bench/ncu_profile.sh [DIM = 3000000] [functions... = sumsquares rastrigin]
+#   usage: bench/gpu/ncu_profile.sh [DIM = 3000000] [functions... = sumsquares rastrigin]
 #   env: BUILD (build), OUT (ncu-out), KERNELS ("SwMoveOp SwApplyOp CrossoverOp DistanceOp")
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
 build=${BUILD:-build}
 out=${OUT:-ncu-out}
