@@ -10,7 +10,7 @@
 #    sequential runs (the GPU runs --runs one after the other so far: expect no speed-up there).
 set -euo pipefail
 bin=${1:-build/chainsaw}
-out=${2:-bench/results/algorithms}
+out=${2:-algorithms-out}
 mkdir -p "$out"
 for f in rastrigin rosenbrock zakharov; do
   for backend in cuda cpu; do
