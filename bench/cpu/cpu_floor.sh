@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The CPU backend against its speed targets (issue 22's CPU half, issue 23's speed row), on the
-# machine it runs on:
+# The CPU backend against its speed targets (docs/performance.md, "The CPU backend on one core"),
+# on the machine it runs on:
 #   1. Rastrigin 10^3-D, 50,000 evaluations, one thread: wall and CPU seconds (best of REPS);
 #   2. Sum Squares 10^5-D, 20,000 evaluations, --profile, one and two threads: ns per gene per
 #      evaluation of each phase (crossover + children's f over the GA's evaluations; Solis-Wets
 #      moves + candidates' f over the LS evaluations), and the two-thread speed-up;
 #   3. Rastrigin 10^4-D, 100,000 evaluations, one thread, --rho-init reference --batch 1 (the
-#      reference's parameters, issue 23): CPU seconds (best of REPS3).
+#      reference's parameters): CPU seconds (best of REPS3).
 #   bench/cpu/cpu_floor.sh [CHAINSAW_BINARY] > table.md   (REPS=3 REPS3=1 by default)
 # Run it on an otherwise idle machine, or read the CPU seconds: wall time on a shared one
 # counts the other jobs' turns too.

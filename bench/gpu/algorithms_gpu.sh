@@ -7,7 +7,7 @@
 #    H100), on their three functions: rastrigin (the paper's, on [-5.12, 5.12]), rosenbrock and
 #    zakharov (on [-100, 100]; docs/functions.md).
 # 2. With RUNS25=1: --runs 25 of MA-SW-Chains at 10^3-D with 3e6 evaluations against 25
-#    sequential runs (the GPU runs --runs one after the other so far: expect no speed-up there).
+#    sequential runs (concurrent on one GPU: docs/algorithms.md).
 set -euo pipefail
 bin=${1:-build/chainsaw}
 out=${2:-algorithms-out}

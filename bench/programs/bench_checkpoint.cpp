@@ -50,7 +50,7 @@ struct Fixture {
   Fixture() : problem(Problem::make("rastrigin", dim(), 1)) {
     config.function = "rastrigin";
     config.dim = dim();
-    config.population_size = 100;  // + 20 padding slots: the 120
+    config.population_size = 100;  // + 20 padding slots: 120 individuals
     config.batch = 20;
     config.max_evaluations = 1000000;
     config.validate();

@@ -1,10 +1,10 @@
 // Fitness throughput. On the GPU: a batch of 20 individuals (the paper's crossover batch)
 // evaluated per launch, for every paper function at 1e5, 1e6 and 3e6 dimensions and every CEC
 // 2010 function at 1e6. On the CPU (fitness_cpu/...): one individual evaluated by the host
-// reduction (all OpenMP threads), every function at 1e5 and 1e6. Reports the bytes of genes read per second and their share of the
-// device's measured copy bandwidth (a device-to-device cudaMemcpy, counting bytes read +
-// written). CEC 2010 evaluations also read o, P's inverse and, for the grouped variables, gather
-// x, o and P again: `logical_GB/s` counts those bytes too.
+// reduction (all OpenMP threads), every function at 1e5 and 1e6. Reports the bytes of genes read
+// per second and their share of the device's measured copy bandwidth (a device-to-device
+// cudaMemcpy, counting bytes read + written). CEC 2010 evaluations also read o, P's inverse and,
+// for the grouped variables, gather x, o and P again: `logical_GB/s` counts those bytes too.
 #include <benchmark/benchmark.h>
 
 #include <numeric>

@@ -11,8 +11,8 @@
 // cub::DeviceReduce::Sum over the same bytes is the library's figure for comparison. Times are
 // of 50 back-to-back launches between two events, as bench_fitness_kernel's; shares are of the
 // device's measured copy bandwidth (bench_support.hpp).
-// Measured on the H100 (bench/results/2026-11-23-h100-fitness-kernels/): an L2 prefetch ahead
-// of the loads only slowed the batches (3e6-D: 89 -> 101-124 us), so it is no longer a knob.
+// An L2 prefetch ahead of the loads only slowed the batches, so it is no longer a knob
+// (bench/results/2026-11-23-h100-fitness-kernels).
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
