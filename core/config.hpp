@@ -25,7 +25,7 @@ const char* distribute_name(Distribute d);
 // How a fresh Solis-Wets chain picks its first rho; d = the Euclidean distance from the
 // individual to its nearest other member (a distinct point), D the dimension.
 enum class RhoInit {
-  kFixed,       // rho0 (seed 003 §4.2: 0.2)
+  kFixed,       // rho0 (Lastra et al. 2014 §4.2: 0.2)
   kNearestRms,  // d / (2 sqrt(D)): half the per-gene RMS distance, capped at 0.1 x width
   kReference,   // min(d / (2 D), rho0): the reference code's rule (Rmalschains, getInitOptions)
 };

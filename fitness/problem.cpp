@@ -15,7 +15,7 @@ namespace chainsaw {
 
 const std::vector<FunctionInfo>& all_functions() {
   // Domains: the conventional ones of the benchmark literature (Jamil & Yang 2013 survey, the
-  // CEC 2005/2008 suites); seed 003 does not print them.
+  // CEC 2005/2008 suites); Lastra et al. 2014 do not print them.
   static const std::vector<FunctionInfo> functions = {
       {FunctionId::kRastrigin, "rastrigin", -5.12, 5.12, "separable",
        "sum (z_i^2 - 10 cos(2 pi z_i) + 10) - 330"},

@@ -57,7 +57,7 @@ struct FunctionInfo {
   const char* alias = nullptr;  // a second name (nashed-fN), accepted wherever the name is
 };
 
-// The six functions of the paper (seed 003 §6.3).
+// The six functions of the paper (Lastra et al. 2014 §6.3).
 const std::vector<FunctionInfo>& all_functions();
 // Rosenbrock, Zakharov and Nashed et al.'s Table 3 (fitness/functions.hpp), f(o) = 0 unless
 // they are one of the six.

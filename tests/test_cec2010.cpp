@@ -1,4 +1,4 @@
-// The CEC 2010 LSGO functions (Tang et al. 2009; the definitions quoted in issue 5) against an
+// The CEC 2010 LSGO functions (Tang et al. 2009; docs/functions.md) against an
 // independent long-double reference that builds the permuted, rotated groups explicitly, and
 // their instances (o, P, M), dimension rules, instance files and CPU-backend paths.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// The MA-SW-Chains host loop on the CPU (seed 003 Fig. 2-3, algorithm.md "The loop"): the exact
-// evaluation budget, the LS share r_L/G, bit-reproducibility across thread counts, and that the
-// search actually searches.
+// The MA-SW-Chains host loop on the CPU (Lastra et al. 2014 Fig. 2-3, algorithm.md "The loop"): the
+// exact evaluation budget, the LS share r_L/G, bit-reproducibility across thread counts, and that
+// the search actually searches.
 #include <gtest/gtest.h>
 #include <omp.h>
 

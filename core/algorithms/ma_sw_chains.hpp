@@ -1,4 +1,4 @@
-// MA-SW-Chains, the host loop (seed 003 Fig. 2 and Fig. 3; algorithm.md "The loop"):
+// MA-SW-Chains, the host loop (Lastra et al. 2014 Fig. 2 and 3; algorithm.md "The loop"):
 // alternate a steady-state GA phase of n_frec evaluations with one Solis-Wets application of
 // I_str evaluations, keeping the LS share at r_L/G, until exactly the evaluation budget is spent.
 // It runs unchanged on every Engine.

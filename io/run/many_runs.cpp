@@ -233,8 +233,9 @@ int run_many(const Config& config, RunEnvironment env, const RunsOptions& o) {
     // built before any clock starts, and none frees its memory before all have stopped. On
     // the GPU a cudaMalloc or cudaFree stalls the other threads' launches, and the first
     // launch of each kernel loads it (lazily, under a lock): unfenced, the first runs spent
-    // their whole second on loading and later ones ran up to 5.7 s (bench/results/
-    // 2026-11-26-h100-seed-tables). A short run first loads the kernels outside every clock.
+    // their time on loading and later ones overran theirs
+    // (bench/results/2026-11-26-h100-seed-tables). A short run first loads the kernels outside
+    // every clock.
     if (env.backend == Backend::kCuda) load_kernels(config, env);
     for (int first = 0; first < k; first += width) {
       const int members = std::min(width, k - first);

@@ -479,7 +479,8 @@ std::pair<DeviceBatchFn, DeviceGraphFn> device_graph_callbacks(py::object captur
 }
 #endif
 
-// The C++ batch callbacks the tests and bench/python_overhead.py hold the Python ones against.
+// The C++ batch callbacks the tests and bench/experiments/python_overhead.py hold the Python ones
+// against.
 HostBatchFn reference_callback(const std::string& kind) {
   if (kind == "maxabs")  // max_j |x_j - 0.25|: exact in any order, so NumPy gives the same bits
     return [](const real_t* genes, Dim pitch, int rows, Dim dim, double* fitness) {
