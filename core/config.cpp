@@ -117,9 +117,10 @@ void Config::validate() const {
     const FunctionInfo& info = function_info(function);  // throws for an unknown name
     check_dimension(info, dim);
     const bool etc = info.id == FunctionId::kEtcScheduling;
-    if (!instance.empty() && cec2010_number(info.id) == 0 && janssen_number(info.id) == 0 && !etc)
+    if (!instance.empty() && cec2010_number(info.id) == 0 && janssen_number(info.id) == 0 &&
+        cec2013_number(info.id) == 0 && !etc)
       throw UserError("--instance = " + instance +
-                      ": only the cec2010-* and janssen-* functions (and etc) read one");
+                      ": only the cec2010-*, cec2013-* and janssen-* functions (and etc) read one");
     if (etc) check_etc_options(etc_options());
   }
   require(population_size >= 2, "--population", population_size, "must be at least 2");

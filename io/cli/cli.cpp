@@ -42,6 +42,7 @@
 #include "io/checkpoint/algorithm_checkpoint.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
+#include "io/cec2013_files.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
 #include "io/parse_value.hpp"
@@ -205,8 +206,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
              parse_uint64);
   run.add_option("--instance", c.instance,
                  "CEC 2010 instance file, text or HDF5 (o, permutation, rotation; see the README), "
-                 "the etc function's ETC matrix (text, task-major), or for janssen-* the official "
-                 "CEC'14/'17 input_data directory; default: generated from --problem-seed")
+                 "the etc function's ETC matrix (text, task-major), for janssen-* the official "
+                 "CEC'14/'17 input_data directory, for cec2013-* the official cdatafiles "
+                 "directory or an exported instance file; default: generated from --problem-seed")
       ->type_name("FILE|DIR");
   run.add_option("--etc-class", c.etc_class,
                  "etc: Braun's class of the generated ETC matrix, u_c_hihi .. u_s_lolo or "
@@ -860,7 +862,8 @@ void add_export_options(CLI::App& e, ExportOptions& x) {
   RunOptions& o = x.run;
   Config& c = o.config;
   c.problem_seed = 1;  // a run's with the default --seed 1
-  e.add_option("--function", c.function, "a CEC 2010 function: cec2010-f1 .. cec2010-f20")
+  e.add_option("--function", c.function,
+               "a CEC 2010 or 2013 function: cec2010-f1 .. cec2010-f20, cec2013-f1 .. cec2013-f15")
       ->type_name("NAME")
       ->required();
   add_number(e, o, "--dim", c.dim, "number of variables D", "INT", parse_int64);
@@ -868,7 +871,8 @@ void add_export_options(CLI::App& e, ExportOptions& x) {
              "the run's problem seed: its --problem-seed, or its --seed when that is 0", "UINT",
              parse_uint64);
   e.add_option("--instance", c.instance,
-               "read this instance file instead of generating one (converts text <-> HDF5)")
+               "read this instance file instead of generating one (converts text <-> HDF5; "
+               "cec2013-*: also the official cdatafiles directory)")
       ->type_name("FILE");
   e.add_option("--output,-o", x.output,
                "the file, written whole or not at all: HDF5 when it ends in .h5 or .hdf5, text "
@@ -881,14 +885,18 @@ int export_command(ExportOptions& x) {
   x.run.apply_deferred();
   Config& c = x.run.config;
   const FunctionInfo& info = function_info(c.function);
-  if (cec2010_number(info.id) == 0)
+  if (cec2010_number(info.id) == 0 && cec2013_number(info.id) == 0)
     throw UserError("--function = " + c.function +
-                    ": only the cec2010-* functions have an instance to export");
+                    ": only the cec2010-* and cec2013-* functions have an instance to export");
   c.validate();
   check_output_writable("--output", x.output);
   const Problem problem = make_problem(c.function, c.dim, c.problem_seed, c.instance);
-  write_instance_file("--output", x.output, *problem.cec, info,
-                      instance_origin(c.instance, c.problem_seed));
+  if (problem.is_cec2013())
+    write_cec2013_file("--output", x.output, *problem.cec2013,
+                       instance_origin(c.instance, c.problem_seed));
+  else
+    write_instance_file("--output", x.output, *problem.cec, info,
+                        instance_origin(c.instance, c.problem_seed));
   std::fprintf(stderr, "chainsaw: %s D=%lld instance (%s) -> %s\n", info.name,
                static_cast<long long>(c.dim), instance_origin(c.instance, c.problem_seed).c_str(),
                x.output.c_str());
@@ -925,6 +933,12 @@ int functions_command() {
         "f(o) = the formula's constant; 2 <= D <= 100; o, M (and a hybrid's permutation)\n"
         "generated from --problem-seed or read from the official input_data with --instance DIR\n"
         "(CEC'14's for janssen-f5 and f7, CEC'17's for the others):");
+  table(cec2013_functions(),
+        "\nCEC 2013 LSGO (Li et al. 2013), f(o) = 0 (F12 at o + 1; F14 has no common optimum);\n"
+        "groups of 25/50/100 rotated by R25/R50/R100, weighted, permuted by P; D = 1000 k for\n"
+        "f4-f11, 900 k + 5 for f13, f14 (905 as in the competition); o, P, s, w, R generated\n"
+        "from --problem-seed or read with --instance DIR (the official cdatafiles) or FILE\n"
+        "(chainsaw instance export writes one):");
   std::fputs(out.c_str(), stdout);
   return 0;
 }
@@ -1027,7 +1041,8 @@ int cli_main(int argc, char** argv) {
   inspect->add_option("checkpoint_file", inspect_file, "the checkpoint")->type_name("FILE")->required();
   CLI::App* functions =
       app.add_subcommand("functions", "list the benchmark functions with their domains");
-  CLI::App* instance = app.add_subcommand("instance", "CEC 2010 instances (o, P, M): export one as text or HDF5");
+  CLI::App* instance =
+      app.add_subcommand("instance", "CEC 2010 and 2013 instances: export one as text or HDF5");
   instance->require_subcommand(1);
   ExportOptions export_options;
   CLI::App* export_instance = instance->add_subcommand(
