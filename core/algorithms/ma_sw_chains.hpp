@@ -39,6 +39,13 @@ struct Progress {
   double elapsed_seconds = 0.0;
 };
 
+// The best after exactly `evaluations` (--milestones; the competitions' records).
+struct MilestonePoint {
+  std::int64_t evaluations = 0;
+  double seconds = 0.0;
+  double best_fitness = 0.0;
+};
+
 struct RunResult {
   double best_fitness = 0.0;
   double distance_to_optimum = 0.0;  // Euclidean, of the best individual
@@ -47,6 +54,7 @@ struct RunResult {
   double wall_seconds = 0.0;  // all segments of a resumed run together
   PhaseTimers phases;
   StopRecord stop;  // why the run ended before its budget, and when it reached --target-error
+  std::vector<MilestonePoint> milestones;  // those this run (of a resumed one, its segment) reached
 };
 
 // Which unit comes next.
@@ -123,6 +131,13 @@ class MaSwChains {
   void local_search_unit();
   void restart_population();
   double elapsed_seconds() const;
+  // The evaluations the next unit may reach: the next --milestones mark after those done, or
+  // the budget.
+  std::int64_t unit_limit() const;
+  // Records the --milestones marks among the last `count` evaluations: one a unit ended on
+  // (units are cut there) with the population's best; one inside a restart's new members
+  // (fitness `fresh`, in order) with the kept best and the members evaluated up to it.
+  void record_milestones(double kept_best, const double* fresh, std::int64_t count);
 
   const Config& config_;
   const Problem& problem_;
@@ -135,6 +150,7 @@ class MaSwChains {
   std::int64_t ga_phase_left_ = 0;
   bool initialized_ = false;
   std::chrono::steady_clock::time_point start_;
+  std::vector<MilestonePoint> milestones_;
 };
 
 }  // namespace chainsaw

@@ -182,6 +182,13 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
              "independent runs with seeds --seed .. --seed + K - 1, one JSON with all and their "
              "mean, sd and median (concurrently, a run per thread)",
              kInt, parse_int);
+  add_parsed(run, o, "--milestones",
+             "ma-sw-chains: also record the best after exactly these evaluations (comma-"
+             "separated, increasing; the result's milestones), cutting the unit that would "
+             "cross one there",
+             "LIST", "none", [&c](const std::string& f, const std::string& t) {
+               c.milestones = parse_int64_list(f, t);
+             });
 }
 
 void add_run_options(CLI::App& run, RunOptions& o) {
