@@ -103,6 +103,28 @@ void Config::validate_algorithm() const {
   }
 }
 
+// Exact records need a cut between units: MA-SW-Chains' batches and LS applications can be cut
+// (its restarts are recorded from their fitness values); the population algorithms' generations
+// and the islands' shared units are not.
+void Config::validate_milestones() const {
+  if (milestones.empty()) return;
+  std::ostringstream list;
+  for (std::size_t i = 0; i < milestones.size(); ++i) list << (i ? "," : "") << milestones[i];
+  const std::string prefix = "--milestones = " + list.str() + ": ";
+  if (algorithm != Algorithm::kMaSwChains)
+    throw UserError(prefix + "only ma-sw-chains records milestones (its units are cut there)");
+  if (distribute == Distribute::kIslands)
+    throw UserError(prefix + "not with --distribute islands (each island would cut its own)");
+  for (std::size_t i = 0; i < milestones.size(); ++i) {
+    if (milestones[i] < population_size || milestones[i] > max_evaluations)
+      throw UserError(prefix + "each must be between the population size (" +
+                      std::to_string(population_size) + ") and --evals (" +
+                      std::to_string(max_evaluations) + ")");
+    if (i > 0 && milestones[i] <= milestones[i - 1])
+      throw UserError(prefix + "must increase");
+  }
+}
+
 EtcOptions Config::etc_options() const {
   return {etc_class, etc_machines, etc_lambda, etc_flowtime};
 }
@@ -117,9 +139,10 @@ void Config::validate() const {
     const FunctionInfo& info = function_info(function);  // throws for an unknown name
     check_dimension(info, dim);
     const bool etc = info.id == FunctionId::kEtcScheduling;
-    if (!instance.empty() && cec2010_number(info.id) == 0 && janssen_number(info.id) == 0 && !etc)
+    if (!instance.empty() && cec2010_number(info.id) == 0 && janssen_number(info.id) == 0 &&
+        cec2013_number(info.id) == 0 && !etc)
       throw UserError("--instance = " + instance +
-                      ": only the cec2010-* and janssen-* functions (and etc) read one");
+                      ": only the cec2010-*, cec2013-* and janssen-* functions (and etc) read one");
     if (etc) check_etc_options(etc_options());
   }
   require(population_size >= 2, "--population", population_size, "must be at least 2");
@@ -129,6 +152,7 @@ void Config::validate() const {
   validate_algorithm();
   require(max_evaluations >= algorithm_population(), "--evals", max_evaluations,
           "must be at least the population size (the initial population is evaluated)");
+  validate_milestones();
   require(std::isfinite(blx_alpha) && blx_alpha >= 0.0, "--blx-alpha", blx_alpha,
           "must be a finite number >= 0");
   require(mutation_probability >= 0.0 && mutation_probability <= 1.0, "--mutation-probability",

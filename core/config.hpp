@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/types.hpp"
 #include "localsearch/solis_wets.hpp"
@@ -107,6 +108,9 @@ struct Config {
   double time_limit_seconds = 0.0;  // --time-limit; 0: none
   double target_error = -1.0;       // --target-error: stop when f - f* <= it; < 0: none
   int runs = 1;                     // --runs K: seeds seed .. seed + K - 1
+  // --milestones: evaluation counts (increasing, within the budget) at which MA-SW-Chains
+  // records its best; the unit that would cross one is cut there, as the budget cuts the last.
+  std::vector<std::int64_t> milestones;
 
   std::uint64_t effective_problem_seed() const { return problem_seed ? problem_seed : seed; }
   EtcOptions etc_options() const;
@@ -118,6 +122,7 @@ struct Config {
   // Throws UserError with one line naming the offending value.
   void validate() const;
   void validate_algorithm() const;  // part of validate(): the fields above
+  void validate_milestones() const;  // part of validate(): --milestones
 };
 
 }  // namespace chainsaw

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/config.hpp"
 
@@ -17,6 +18,8 @@ std::uint64_t parse_uint64(const std::string& flag, const std::string& text);
 int parse_int(const std::string& flag, const std::string& text);
 // A finite decimal number.
 double parse_real(const std::string& flag, const std::string& text);
+// Comma-separated integers, each as parse_int64 reads it (1.2e5 included).
+std::vector<std::int64_t> parse_int64_list(const std::string& flag, const std::string& text);
 
 // --checkpoint-every: a duration with a unit (90s, 10m, 1.5h) or a number of evaluations.
 struct CheckpointInterval {

@@ -387,7 +387,7 @@ TEST_F(InstanceFile, BadFilesAreRefusedWithOneClearLine) {
   EXPECT_NE(error_of("cec2010-f9", 100, (dir_ / "missing.txt").string()).find("cannot be opened"),
             std::string::npos);
   EXPECT_NE(error_of("rastrigin", 100, write("dim 100\n"))
-                .find("only the cec2010-* and janssen-* functions"),
+                .find("only the cec2010-*, cec2013-* and janssen-* functions"),
             std::string::npos);
 }
 

@@ -38,6 +38,13 @@ struct Progress {
   double elapsed_seconds = 0.0;
 };
 
+// The best after exactly `evaluations` (--milestones; the competitions' records).
+struct MilestonePoint {
+  std::int64_t evaluations = 0;
+  double seconds = 0.0;
+  double best_fitness = 0.0;
+};
+
 struct RunResult {
   double best_fitness = 0.0;
   double distance_to_optimum = 0.0;  // Euclidean, of the best individual
@@ -46,6 +53,7 @@ struct RunResult {
   double wall_seconds = 0.0;  // all segments of a resumed run together
   PhaseTimers phases;
   StopRecord stop;  // why the run ended before its budget, and when it reached --target-error
+  std::vector<MilestonePoint> milestones;  // those this run (of a resumed one, its segment) reached
 };
 
 // Everything a checkpoint holds of an algorithm's host state, by name. Exact: integers as int64,

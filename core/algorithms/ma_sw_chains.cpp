@@ -50,7 +50,28 @@ void MaSwChains::initialize_population() {
   }
   counters_.evaluations += population_.size();
   counters_.ga_evaluations += population_.size();
+  record_milestones(0.0, nullptr, population_.size());
   begin_round();
+}
+
+std::int64_t MaSwChains::unit_limit() const {
+  for (std::int64_t m : config_.milestones)
+    if (m > counters_.evaluations) return std::min(m, config_.max_evaluations);
+  return config_.max_evaluations;
+}
+
+void MaSwChains::record_milestones(double kept_best, const double* fresh, std::int64_t count) {
+  const std::int64_t done = counters_.evaluations, before = done - count;
+  for (std::int64_t m : config_.milestones) {
+    if (m <= before || m > done) continue;
+    double best = population_.best_fitness();
+    if (m < done) {  // inside a restart: the kept best, then its new members up to the mark
+      CHAINSAW_EXPECTS(fresh != nullptr, "a unit crossed a milestone instead of ending there");
+      best = kept_best;
+      for (std::int64_t k = 0; k < m - before; ++k) best = std::min(best, fresh[k]);
+    }
+    milestones_.push_back({m, elapsed_seconds(), best});
+  }
 }
 
 // 2a's n_frec, not cut at the budget, so that the state between units does not depend on it.
@@ -73,14 +94,17 @@ bool MaSwChains::next_unit_cut_by_budget() const {
 
 void MaSwChains::advance_unit(std::int64_t left) {
   last_unit_ended_round_ = stage_ == LoopStage::kLocalSearch;
+  milestones_before_unit_ = milestones_.size();
   if (stage_ == LoopStage::kGeneticAlgorithm) {
     // 2a. One crossover batch of the SSGA phase.
     const auto children = static_cast<int>(std::min<std::int64_t>(
-        {static_cast<std::int64_t>(population_.batch()), ga_phase_left_, left}));
+        {static_cast<std::int64_t>(population_.batch()), ga_phase_left_, left,
+         unit_limit() - counters_.evaluations}));
     SsgaContext ctx{config_, problem_, population_, engine_, rng_, timers_};
     const std::int64_t spent = ssga_batch(ctx, children);
     counters_.evaluations += spent;
     counters_.ga_evaluations += spent;
+    record_milestones(0.0, nullptr, spent);
     ga_phase_left_ -= spent;
     if (ga_phase_left_ <= 0) stage_ = LoopStage::kLocalSearch;
     return;
@@ -102,7 +126,7 @@ void MaSwChains::step() {
 // 2b-2c. Choose the LS individual and continue its Solis-Wets chain for I_str evaluations.
 void MaSwChains::local_search_unit() {
   const std::int64_t ls_budget =
-      std::min(config_.ls_intensity, config_.max_evaluations - counters_.evaluations);
+      std::min(config_.ls_intensity, unit_limit() - counters_.evaluations);
   LsChoice choice;
   {
     ScopedPhase timer(timers_, Phase::kSelection);
@@ -113,6 +137,7 @@ void MaSwChains::local_search_unit() {
   counters_.evaluations += app.evaluations;
   counters_.ls_evaluations += app.evaluations;
   ++counters_.ls_applications;
+  record_milestones(0.0, nullptr, app.evaluations);
   if (!choice.from_s_ls) {
     ++counters_.ls_random_choices;
     if (config_.restart && app.fitness_after >= app.fitness_before) restart_population();
@@ -125,6 +150,7 @@ void MaSwChains::local_search_unit() {
 void MaSwChains::restart_population() {
   const int n = population_.size();
   if (config_.max_evaluations - counters_.evaluations < n - 1) return;
+  const double kept_best = population_.best_fitness();
   std::vector<int> slots;
   for (int rank = 1; rank < n; ++rank) slots.push_back(population_.member(rank));
   std::vector<double> fitness(slots.size());
@@ -144,6 +170,7 @@ void MaSwChains::restart_population() {
   counters_.evaluations += n - 1;
   counters_.ga_evaluations += n - 1;
   ++counters_.restarts;
+  record_milestones(kept_best, fitness.data(), n - 1);
 }
 
 double MaSwChains::immigrate(const real_t* genes) {
@@ -172,6 +199,7 @@ RunResult MaSwChains::result() {
   RunResult r = Algorithm::result();
   r.best_slot = population_.best_slot();
   r.distance_to_optimum = engine_.distance_to_optimum(r.best_slot);
+  r.milestones = milestones_;
   return r;
 }
 

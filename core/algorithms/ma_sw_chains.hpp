@@ -84,12 +84,22 @@ class MaSwChains : public Algorithm {
   // One unit: a crossover batch of the SSGA phase, or the LS application (and restart) that
   // ends a round. Cut at the budget.
   void advance_unit(std::int64_t evaluations_left) override;
-  bool at_progress_point() const override { return last_unit_ended_round_; }
+  // A round's end, and a trace point at each --milestones mark.
+  bool at_progress_point() const override {
+    return last_unit_ended_round_ || milestones_.size() > milestones_before_unit_;
+  }
 
  private:
   void begin_round();
   void local_search_unit();
   void restart_population();
+  // The evaluations the next unit may reach: the next --milestones mark after those done, or
+  // the budget.
+  std::int64_t unit_limit() const;
+  // Records the --milestones marks among the last `count` evaluations: one a unit ended on
+  // (units are cut there) with the population's best; one inside a restart's new members
+  // (fitness `fresh`, in order) with the kept best and the members evaluated up to it.
+  void record_milestones(double kept_best, const double* fresh, std::int64_t count);
 
   std::unique_ptr<Engine> owned_engine_;  // null when the caller owns the engine
   Engine& engine_;
@@ -97,7 +107,9 @@ class MaSwChains : public Algorithm {
   CounterRng rng_;
   LoopStage stage_ = LoopStage::kGeneticAlgorithm;
   std::int64_t ga_phase_left_ = 0;
-  bool last_unit_ended_round_ = false;
+  bool initialized_ = false;
+  std::chrono::steady_clock::time_point start_;
+  std::vector<MilestonePoint> milestones_;
 };
 
 }  // namespace chainsaw

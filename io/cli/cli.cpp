@@ -119,7 +119,8 @@ int cli_main(int argc, char** argv) {
   inspect->add_option("checkpoint_file", inspect_file, "the checkpoint")->type_name("FILE")->required();
   CLI::App* functions =
       app.add_subcommand("functions", "list the benchmark functions with their domains");
-  CLI::App* instance = app.add_subcommand("instance", "CEC 2010 instances (o, P, M): export one as text or HDF5");
+  CLI::App* instance =
+      app.add_subcommand("instance", "CEC 2010 and 2013 instances: export one as text or HDF5");
   instance->require_subcommand(1);
   ExportOptions export_options;
   CLI::App* export_instance = instance->add_subcommand(

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "fitness/problem.hpp"
+#include "io/cec2013_files.hpp"
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
@@ -41,7 +42,8 @@ void add_export_options(CLI::App& e, ExportOptions& x) {
   RunOptions& o = x.run;
   Config& c = o.config;
   c.problem_seed = 1;  // a run's with the default --seed 1
-  e.add_option("--function", c.function, "a CEC 2010 function: cec2010-f1 .. cec2010-f20")
+  e.add_option("--function", c.function,
+               "a CEC 2010 or 2013 function: cec2010-f1 .. cec2010-f20, cec2013-f1 .. cec2013-f15")
       ->type_name("NAME")
       ->required();
   add_number(e, o, "--dim", c.dim, "number of variables D", "INT", parse_int64);
@@ -49,7 +51,8 @@ void add_export_options(CLI::App& e, ExportOptions& x) {
              "the run's problem seed: its --problem-seed, or its --seed when that is 0", "UINT",
              parse_uint64);
   e.add_option("--instance", c.instance,
-               "read this instance file instead of generating one (converts text <-> HDF5)")
+               "read this instance file instead of generating one (converts text <-> HDF5; "
+               "cec2013-*: also the official cdatafiles directory)")
       ->type_name("FILE");
   e.add_option("--output,-o", x.output,
                "the file, written whole or not at all: HDF5 when it ends in .h5 or .hdf5, text "
@@ -62,14 +65,18 @@ int export_command(ExportOptions& x) {
   x.run.apply_deferred();
   Config& c = x.run.config;
   const FunctionInfo& info = function_info(c.function);
-  if (cec2010_number(info.id) == 0)
+  if (cec2010_number(info.id) == 0 && cec2013_number(info.id) == 0)
     throw UserError("--function = " + c.function +
-                    ": only the cec2010-* functions have an instance to export");
+                    ": only the cec2010-* and cec2013-* functions have an instance to export");
   c.validate();
   check_output_writable("--output", x.output);
   const Problem problem = make_problem(c.function, c.dim, c.problem_seed, c.instance);
-  write_instance_file("--output", x.output, *problem.cec, info,
-                      instance_origin(c.instance, c.problem_seed));
+  if (problem.is_cec2013())
+    write_cec2013_file("--output", x.output, *problem.cec2013,
+                       instance_origin(c.instance, c.problem_seed));
+  else
+    write_instance_file("--output", x.output, *problem.cec, info,
+                        instance_origin(c.instance, c.problem_seed));
   std::fprintf(stderr, "chainsaw: %s D=%lld instance (%s) -> %s\n", info.name,
                static_cast<long long>(c.dim), instance_origin(c.instance, c.problem_seed).c_str(),
                x.output.c_str());
@@ -106,6 +113,12 @@ int functions_command() {
         "f(o) = the formula's constant; 2 <= D <= 100; o, M (and a hybrid's permutation)\n"
         "generated from --problem-seed or read from the official input_data with --instance DIR\n"
         "(CEC'14's for janssen-f5 and f7, CEC'17's for the others):");
+  table(cec2013_functions(),
+        "\nCEC 2013 LSGO (Li et al. 2013), f(o) = 0 (F12 at o + 1; F14 has no common optimum);\n"
+        "groups of 25/50/100 rotated by R25/R50/R100, weighted, permuted by P; D = 1000 k for\n"
+        "f4-f11, 900 k + 5 for f13, f14 (905 as in the competition); o, P, s, w, R generated\n"
+        "from --problem-seed or read with --instance DIR (the official cdatafiles) or FILE\n"
+        "(chainsaw instance export writes one):");
   std::fputs(out.c_str(), stdout);
   return 0;
 }

@@ -94,6 +94,13 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
              "independent runs with seeds --seed .. --seed + K - 1, one JSON with all and their "
              "mean, sd and median (concurrently, a run per thread)",
              kInt, parse_int);
+  add_parsed(run, o, "--milestones",
+             "ma-sw-chains: also record the best after exactly these evaluations (comma-"
+             "separated, increasing; the result's milestones), cutting the unit that would "
+             "cross one there",
+             "LIST", "none", [&c](const std::string& f, const std::string& t) {
+               c.milestones = parse_int64_list(f, t);
+             });
 }
 
 // The problem: the function, its size and instance, the budget and the seeds.
@@ -116,8 +123,9 @@ void add_problem_options(CLI::App& run, RunOptions& o) {
              parse_uint64);
   run.add_option("--instance", c.instance,
                  "CEC 2010 instance file, text or HDF5 (o, permutation, rotation; see the README), "
-                 "the etc function's ETC matrix (text, task-major), or for janssen-* the official "
-                 "CEC'14/'17 input_data directory; default: generated from --problem-seed")
+                 "the etc function's ETC matrix (text, task-major), for janssen-* the official "
+                 "CEC'14/'17 input_data directory, for cec2013-* the official cdatafiles "
+                 "directory or an exported instance file; default: generated from --problem-seed")
       ->type_name("FILE|DIR");
   run.add_option("--etc-class", c.etc_class,
                  "etc: Braun's class of the generated ETC matrix, u_c_hihi .. u_s_lolo or "
