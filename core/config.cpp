@@ -111,7 +111,7 @@ void Config::validate_milestones() const {
   std::ostringstream list;
   for (std::size_t i = 0; i < milestones.size(); ++i) list << (i ? "," : "") << milestones[i];
   const std::string prefix = "--milestones = " + list.str() + ": ";
-  if (algorithm != Algorithm::kMaSwChains)
+  if (algorithm != AlgorithmKind::kMaSwChains)
     throw UserError(prefix + "only ma-sw-chains records milestones (its units are cut there)");
   if (distribute == Distribute::kIslands)
     throw UserError(prefix + "not with --distribute islands (each island would cut its own)");

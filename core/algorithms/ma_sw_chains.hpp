@@ -107,9 +107,9 @@ class MaSwChains : public Algorithm {
   CounterRng rng_;
   LoopStage stage_ = LoopStage::kGeneticAlgorithm;
   std::int64_t ga_phase_left_ = 0;
-  bool initialized_ = false;
-  std::chrono::steady_clock::time_point start_;
+  bool last_unit_ended_round_ = false;
   std::vector<MilestonePoint> milestones_;
+  std::size_t milestones_before_unit_ = 0;
 };
 
 }  // namespace chainsaw

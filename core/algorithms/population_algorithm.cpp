@@ -96,10 +96,10 @@ std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& con
 #endif
   }
   switch (config.algorithm) {
-    case Algorithm::kDe:
-    case Algorithm::kJde: return std::make_unique<DifferentialEvolution>(config, problem);
-    case Algorithm::kPso: return std::make_unique<ParticleSwarm>(config, problem);
-    case Algorithm::kScatterSearch: return std::make_unique<ScatterSearch>(config, problem);
+    case AlgorithmKind::kDe:
+    case AlgorithmKind::kJde: return std::make_unique<DifferentialEvolution>(config, problem);
+    case AlgorithmKind::kPso: return std::make_unique<ParticleSwarm>(config, problem);
+    case AlgorithmKind::kScatterSearch: return std::make_unique<ScatterSearch>(config, problem);
     default: break;
   }
   CHAINSAW_EXPECTS(false, "make_population_algorithm: MA-SW-Chains runs through MaSwChains");
