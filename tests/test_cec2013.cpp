@@ -406,7 +406,7 @@ TEST(Cec2013Instances, DataLieInTheDomainAndRotationsAreOrthogonal) {
   for (double v : f10.o) {
     EXPECT_GE(v, -32.0);
     EXPECT_LE(v, 32.0);
-    EXPECT_EQ(static_cast<double>(static_cast<float>(v)), v);
+    EXPECT_EQ(static_cast<double>(static_cast<real_t>(v)), v);
   }
   for (int r = 0; r < kCec2013Rotations; ++r)
     EXPECT_LT(orthogonality_error(f10.rotation[r], cec2013_rotation_size(r)), 1e-12);
