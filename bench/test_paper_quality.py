@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""ctest of bench/paper_quality.py and bench/paper_tables.py: the tolerance rule on cells of
+the paper's tables, a tiny CPU grid through the real binary (run twice: the second run repeats
+nothing), its rows' configurations, and the report spliced into a page between its markers.
+  usage: test_paper_quality.py CHAINSAW_BINARY"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNNER = os.path.join(HERE, "paper_quality.py")
+sys.path.insert(0, HERE)
+import paper_quality  # noqa: E402
+import paper_tables  # noqa: E402
+
+
+def check(condition, message):
+    if not condition:
+        print(f"test_paper_quality: FAILED: {message}")
+        sys.exit(1)
+
+
+def check_tables():
+    check(paper_tables.cell("rastrigin", "gpu", "f", 100000) == (5.1e5, 1.3e4),
+          "Table 15, GPU, 10^5-D: 5.1E+05 +- 1.3E+04")
+    check(paper_tables.cell("schwefel12", "cpu", "d", 3000000) == (1.7e3, 3.4e0),
+          "Table 20, CPU distance, 3*10^6-D: 1.7E+03 +- 3.4E+00")
+    # sigma where it is wider than the printed digits, the rounding where sigma is narrower
+    check(paper_tables.tolerance("rastrigin", "gpu", "f", 100000) == 1.3e4, "sigma wins")
+    check(abs(paper_tables.tolerance("salomon", "gpu", "f", 100000) - 5.0) < 1e-12,
+          "Salomon's -3.0E+02 is +-5 by its rounding, sigma 7.6E-02")
+    check(paper_quality.verdict(5.0e5, "rastrigin", "gpu", "f", 100000), "5.0e5 within 5.1e5")
+    check(not paper_quality.verdict(5.3e5, "rastrigin", "gpu", "f", 100000), "5.3e5 is not")
+    for function, (_, _, _, sides) in paper_tables.PAPER.items():
+        for side in ("cpu", "gpu"):
+            for measure in ("f", "d"):
+                check(len(sides[side][measure]) == len(paper_tables.DIMS),
+                      f"{function} {side} {measure}: a cell per dimension")
+
+
+def main():
+    check_tables()
+    binary = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory() as out:
+        command = [sys.executable, RUNNER, "run", "--out", out, "--chainsaw", binary,
+                   "--functions", "griewank,discus", "--dims", "300", "--seeds", "2",
+                   "--evals", "600", "--backend", "cpu", "--", "--threads", "1"]
+        first = subprocess.run(command, capture_output=True, text=True)
+        check(first.returncode == 0, f"run failed: {first.stderr}")
+        with open(os.path.join(out, "runs.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        check(len(rows) == 2 * 3 * 2, f"2 functions x 3 set-ups x 2 seeds: {len(rows)} rows")
+        for r in rows:
+            check(r["args"].startswith(" ".join(paper_quality.SETUPS[r["setup"]])),
+                  f"the set-up's flags: {r}")
+            check(int(r["evals"]) == 600 and r["backend"] == "cpu", f"the run asked for: {r}")
+            if r["setup"] != "conventional":
+                # inside [-1, 1]^300 no point is farther than 2 sqrt(300) from o
+                check(float(r["distance_to_optimum"]) < 2 * 300 ** 0.5, f"in the unit box: {r}")
+        unit = [float(r["distance_to_optimum"]) for r in rows if r["setup"] == "unit-box"]
+        conventional = [float(r["distance_to_optimum"]) for r in rows
+                        if r["setup"] == "conventional" and r["function"] == "discus"]
+        check(max(unit) < min(conventional) / 10, "the unit box is a smaller problem")
+        again = subprocess.run(command, capture_output=True, text=True)
+        check(again.returncode == 0 and "0 runs" in again.stdout,
+              f"a second run repeats nothing: {again.stdout}")
+        page = os.path.join(out, "page.md")
+        with open(page, "w") as f:
+            f.write("# Page\n\nbefore\n\n<!-- paper-quality:begin -->\nold\n"
+                    "<!-- paper-quality:end -->\n\nafter\n")
+        report = subprocess.run([sys.executable, RUNNER, "report", out, "--docs", page],
+                                capture_output=True, text=True)
+        check(report.returncode == 0, f"report failed: {report.stderr}")
+        with open(page) as f:
+            spliced = f.read()
+        check("old" not in spliced and "before" in spliced and "after" in spliced,
+              "the report replaces only the marked block")
+        for text in ("Griewank, best fitness (paper Table 16", "Discus, distance to the optimum",
+                     "| `unit-box-whole` (--domain=-1,1 --shift-range whole) |", "| 300 |"):
+            check(text in spliced, f"the report has '{text}'")
+        mean = sum(float(r["best_fitness"]) for r in rows
+                   if r["setup"] == "unit-box" and r["function"] == "discus") / 2
+        discus = spliced.split("Discus, best fitness")[1]
+        line = next(l for l in discus.splitlines() if l.startswith("| 300 |"))
+        check(paper_quality.sci(mean, 3) in line, f"Discus' unit-box mean {mean} in '{line}'")
+    print("test_paper_quality: OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
