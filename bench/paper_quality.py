@@ -43,7 +43,48 @@ SETUPS = {
     "unit-box": ["--domain=-1,1"],
     "unit-box-whole": ["--domain=-1,1", "--shift-range", "whole"],
 }
+# A box [-a, a] sized so that Discus and Sum Squares, which have no scale of their own (f + 330
+# grows as a^2, the distance as a), land on the paper's GPU means at 10^5-D: a from the runs of
+# the unit box it scales, the geometric mean of the four ratios. The other four functions test
+# it. (set-up: (the unit-box set-up it scales, its flags but --domain))
+FITTED = {"fit": ("unit-box", []), "fit-whole": ("unit-box-whole", ["--shift-range", "whole"])}
+FIT_DIM = 100000
 DEFAULT_SETUPS = ["conventional", "unit-box", "unit-box-whole"]
+# --setups best: the set-up other than the default that reproduces the most cells at the
+# smallest D already run (ties: the smaller summed |log(mean / paper's mean)|).
+BEST = "best"
+
+
+def fitted_half_width(rows, unit_setup):
+    """The fitted box's half-width a from the unit box's runs at FIT_DIM, or None without them."""
+    by = cells(rows)
+    ratios = []
+    for fn in ("discus", "sumsquares"):
+        rs = by.get((unit_setup, fn, FIT_DIM))
+        if not rs:
+            return None
+        bias = 330.0  # f + 330 = f - f(o), the paper's fBias (its §6.3.1)
+        f = summary([float(r["best_fitness"]) for r in rs])[0] + bias
+        d = summary([float(r["distance_to_optimum"]) for r in rs])[0]
+        ratios += [math.sqrt((paper.cell(fn, "gpu", "f", FIT_DIM)[0] + bias) / f),
+                   paper.cell(fn, "gpu", "d", FIT_DIM)[0] / d]
+    a = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+    return float(f"{a:.3g}")
+
+
+def setup_flags(setup, rows):
+    """The chainsaw flags of a set-up (a fitted one's from the rows already run)."""
+    if setup in SETUPS:
+        return SETUPS[setup]
+    unit, flags = FITTED[setup]
+    ran = [r["args"].split()[0] for r in rows if r["setup"] == setup]
+    if ran:  # the box its first runs had, so that every run of the set-up shares it
+        return [ran[0]] + flags
+    a = fitted_half_width(rows, unit)
+    if a is None:
+        sys.exit(f"paper_quality: error: --setups {setup} needs the {unit} runs of Discus and "
+                 f"Sum Squares at D = {FIT_DIM:,} in runs.csv first")
+    return [f"--domain=-{a:g},{a:g}"] + flags
 # Seconds per run on one H200 (chainsaw's wall_seconds at 500,000 evaluations,
 # bench/results/2026-11-29-h200-sw-step-barriers), plus the process start and CUDA set-up.
 RUN_SECONDS = {
@@ -87,12 +128,47 @@ def grid(a):
     return runs
 
 
+def best_setup(rows):
+    """The set-up named by --setups best, from the rows already run; None before any."""
+    by = cells(rows)
+    candidates = {k[0] for k in by} - {"conventional"}
+    if not candidates:
+        return None
+    dim = min(k[2] for k in by if k[0] in candidates)
+
+    def score(setup):
+        hits, misfit = 0, 0.0
+        for fn in FUNCTIONS:
+            rs = by.get((setup, fn, dim))
+            if not rs or dim not in paper.DIMS:
+                continue
+            for measure, key in (("f", "best_fitness"), ("d", "distance_to_optimum")):
+                mean = summary([float(r[key]) for r in rs])[0]
+                hits += verdict(mean, fn, "gpu", measure, dim)
+                mu = paper.cell(fn, "gpu", measure, dim)[0]
+                misfit += abs(math.log(abs(mean) / abs(mu))) if mean and mu else math.inf
+        return (-hits, misfit)
+    return min(sorted(candidates), key=score)
+
+
 def cmd_run(a):
+    rows = read_rows(a.out)
+    if BEST in a.setups:
+        best = best_setup(rows)
+        if best is None:
+            sys.exit("paper_quality: error: --setups best needs runs of the other set-ups in "
+                     f"{a.out}/runs.csv first")
+        print(f"paper_quality: best = {best}", flush=True)
+        a.setups = [best if s == BEST else s for s in a.setups]
     for s in a.setups:
-        if s not in SETUPS:
+        if s not in SETUPS and s not in FITTED:
             sys.exit(f"paper_quality: error: --setups: unknown set-up '{s}' "
-                     f"(known: {', '.join(SETUPS)})")
-    done = {row_key(r["setup"], r["function"], r["dim"], r["seed"]) for r in read_rows(a.out)}
+                     f"(known: {', '.join(list(SETUPS) + list(FITTED))}, best)")
+    flags = {s: setup_flags(s, rows) for s in a.setups}
+    for s in FITTED:
+        if s in flags:
+            print(f"paper_quality: {s} = {' '.join(flags[s])}", flush=True)
+    done = {row_key(r["setup"], r["function"], r["dim"], r["seed"]) for r in rows}
     todo = [r for r in grid(a) if row_key(*r) not in done]
     if a.estimate:
         by_dim = {}
@@ -120,7 +196,7 @@ def cmd_run(a):
                       f"left; the same command continues the grid", flush=True)
                 return
             args = ["--function", function, "--dim", dim, "--evals", a.evals, "--seed", seed,
-                    "--backend", a.backend, "--quiet"] + SETUPS[setup] + a.extra
+                    "--backend", a.backend, "--quiet"] + flags[setup] + a.extra
             with tempfile.TemporaryDirectory() as tmp:
                 r, _ = run_once(a.chainsaw, args, os.path.join(tmp, "r.json"), "paper_quality")
             writer.writerow({"setup": setup, "function": function, "dim": dim, "seed": seed,
@@ -129,7 +205,7 @@ def cmd_run(a):
                              "genes": r["genes"], "best_fitness": repr(r["best_fitness"]),
                              "distance_to_optimum": repr(r["distance_to_optimum"]),
                              "wall_seconds": r["wall_seconds"],
-                             "args": " ".join(str(x) for x in SETUPS[setup] + a.extra)})
+                             "args": " ".join(str(x) for x in flags[setup] + a.extra)})
             out.flush()
             print(f"[{k}/{len(todo)}] {setup} {function} D={dim} seed {seed}: "
                   f"{r['wall_seconds']:.2f} s, best {r['best_fitness']:.4e}, distance "
@@ -188,13 +264,19 @@ def quality_table(function, measure, by, setups, dims):
     return lines
 
 
+def setup_label(setup, by):
+    """The set-up's flags as its runs recorded them."""
+    args = next((r["args"] for k, rs in by.items() if k[0] == setup for r in rs), "")
+    return f"`{setup}` ({args or 'defaults'})"
+
+
 def summary_table(by, setups, dims):
     lines = ["Functions whose chainsaw mean lies within the paper's GPU tolerance (fitness / "
              "distance), of the six:", "",
              "| set-up | " + " | ".join(f"D = {d:,}" for d in dims) + " |",
              "|---|" + "---|" * len(dims)]
     for s in setups:
-        row = [f"`{s}` ({' '.join(SETUPS.get(s, [])) or 'defaults'})"]
+        row = [setup_label(s, by)]
         for dim in dims:
             counted = [fn for fn in FUNCTIONS if by.get((s, fn, dim))]
             if not counted:
@@ -211,14 +293,19 @@ def summary_table(by, setups, dims):
 
 def report_text(rows):
     by = cells(rows)
-    setups = [s for s in SETUPS if any(k[0] == s for k in by)] + sorted(
-        {k[0] for k in by} - set(SETUPS))
+    known = list(SETUPS) + list(FITTED)
+    setups = [s for s in known if any(k[0] == s for k in by)] + sorted(
+        {k[0] for k in by} - set(known))
     dims = sorted({k[2] for k in by})
     machines = sorted({f"{r['backend']}: {r['device']}, {r['genes']} genes" for r in rows})
     evals = sorted({r["evals"] for r in rows})
     out = [f"{len(rows)} runs; {'; '.join(machines)}; {', '.join(evals)} evaluations; the "
            f"paper's means and sigmas from its Tables 15-20 (bench/paper_tables.py).", ""]
     out += summary_table(by, setups, dims) + [""]
+    best = best_setup(rows)
+    if best:
+        out += [f"The best-supported set-up (the most cells within the paper's GPU tolerance at "
+                f"the smallest D, then the closest means): `{best}`.", ""]
     for fn in [f for f in FUNCTIONS if any(k[1] == f for k in by)]:
         for measure in ("f", "d"):
             out += quality_table(fn, measure, by, setups, dims) + [""]

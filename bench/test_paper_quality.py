@@ -40,8 +40,26 @@ def check_tables():
                       f"{function} {side} {measure}: a cell per dimension")
 
 
+def check_fit():
+    """The fitted box scales the unit box's Discus and Sum Squares onto the paper's means."""
+    rows = []
+    for fn, f_unit, d_unit in (("discus", (7.7e4 + 330) / 4 - 330, 2.8e2 / 2),
+                               ("sumsquares", 1.5e9 / 4 - 330, 2.2e2 / 2)):
+        for seed in (1, 2):
+            rows.append({"setup": "unit-box", "function": fn, "dim": "100000", "seed": seed,
+                         "best_fitness": f_unit, "distance_to_optimum": d_unit,
+                         "args": "--domain=-1,1"})
+    check(paper_quality.fitted_half_width(rows, "unit-box") == 2.0, "a = 2 from exact halves")
+    check(paper_quality.setup_flags("fit", rows) == ["--domain=-2,2"], "fit's flags")
+    rows.append(dict(rows[0], setup="fit", args="--domain=-2.5,2.5"))
+    check(paper_quality.setup_flags("fit", rows) == ["--domain=-2.5,2.5"],
+          "a fitted set-up keeps the box of its first runs")
+    check(paper_quality.fitted_half_width(rows, "unit-box-whole") is None, "no runs, no fit")
+
+
 def main():
     check_tables()
+    check_fit()
     binary = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as out:
         command = [sys.executable, RUNNER, "run", "--out", out, "--chainsaw", binary,
@@ -51,7 +69,8 @@ def main():
         check(first.returncode == 0, f"run failed: {first.stderr}")
         with open(os.path.join(out, "runs.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
-        check(len(rows) == 2 * 3 * 2, f"2 functions x 3 set-ups x 2 seeds: {len(rows)} rows")
+        setups = len(paper_quality.DEFAULT_SETUPS)
+        check(len(rows) == 2 * setups * 2, f"2 functions x {setups} set-ups x 2 seeds: {len(rows)}")
         for r in rows:
             check(r["args"].startswith(" ".join(paper_quality.SETUPS[r["setup"]])),
                   f"the set-up's flags: {r}")
@@ -66,6 +85,17 @@ def main():
         again = subprocess.run(command, capture_output=True, text=True)
         check(again.returncode == 0 and "0 runs" in again.stdout,
               f"a second run repeats nothing: {again.stdout}")
+        best = subprocess.run(command[:command.index("--seeds")] +
+                              ["--seeds", "3", "--setups", "conventional,best"] +
+                              command[command.index("--seeds") + 2:], capture_output=True,
+                              text=True)
+        chosen = paper_quality.best_setup(rows)
+        check(best.returncode == 0 and f"best = {chosen}" in best.stdout,
+              f"--setups best runs {chosen}: {best.stdout} {best.stderr}")
+        with open(os.path.join(out, "runs.csv"), newline="") as f:
+            added = [r for r in csv.DictReader(f) if r["seed"] == "3"]
+        check(sorted({r["setup"] for r in added}) == sorted({"conventional", chosen}) and
+              len(added) == 4, f"seed 3 of conventional and {chosen}: {added}")
         page = os.path.join(out, "page.md")
         with open(page, "w") as f:
             f.write("# Page\n\nbefore\n\n<!-- paper-quality:begin -->\nold\n"
@@ -78,7 +108,7 @@ def main():
         check("old" not in spliced and "before" in spliced and "after" in spliced,
               "the report replaces only the marked block")
         for text in ("Griewank, best fitness (paper Table 16", "Discus, distance to the optimum",
-                     "| `unit-box-whole` (--domain=-1,1 --shift-range whole) |", "| 300 |"):
+                     "| `unit-box-whole` (--domain=-1,1 --shift-range whole", "| 300 |"):
             check(text in spliced, f"the report has '{text}'")
         mean = sum(float(r["best_fitness"]) for r in rows
                    if r["setup"] == "unit-box" and r["function"] == "discus") / 2

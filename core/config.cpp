@@ -115,6 +115,8 @@ void Config::validate() const {
     if (function.size() == std::string(kUserObjectivePrefix).size())
       throw UserError("the objective has no name");
     if (!instance.empty()) throw UserError("a user objective reads no --instance file");
+    if (!search_box().is_default())
+      throw UserError("--domain, --shift-range: a user objective has its own domain and optimum");
   } else {
     const FunctionInfo& info = function_info(function);  // throws for an unknown name
     check_dimension(info, dim);
