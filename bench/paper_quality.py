@@ -202,9 +202,9 @@ def cmd_run(a):
             writer.writerow({"setup": setup, "function": function, "dim": dim, "seed": seed,
                              "evals": r["evaluations"]["total"], "backend": r["backend"],
                              "device": r["device"] or f"{r['threads']} threads",
-                             "genes": r["genes"], "best_fitness": repr(r["best_fitness"]),
-                             "distance_to_optimum": repr(r["distance_to_optimum"]),
-                             "wall_seconds": r["wall_seconds"],
+                             "genes": r["genes"], "best_fitness": f"{r['best_fitness']:.12g}",
+                             "distance_to_optimum": f"{r['distance_to_optimum']:.12g}",
+                             "wall_seconds": f"{r['wall_seconds']:.3f}",
                              "args": " ".join(str(x) for x in flags[setup] + a.extra)})
             out.flush()
             print(f"[{k}/{len(todo)}] {setup} {function} D={dim} seed {seed}: "
