@@ -2,7 +2,7 @@
 """ctest of bench/results/: the committed benchmark results stay small and documented.
 
 Checks that
-  - bench/results/ holds less than 3 MB (the sum of its files' sizes), and
+  - bench/results/ holds less than 2 MB (the sum of its files' sizes), and
   - every file under bench/results/ is cited: its path (relative to bench/results/ or to the
     repository root) appears in a README.md under bench/results/ or in a page of docs/, or its
     file name appears, as a whole word, in the README.md of its own folder or of a folder above
@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-LIMIT_BYTES = 3_000_000
+LIMIT_BYTES = 2_000_000
 
 
 def main():

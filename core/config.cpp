@@ -26,13 +26,13 @@ const char* distribute_name(Distribute d) {
   return "?";
 }
 
-const char* algorithm_name(Algorithm a) {
+const char* algorithm_name(AlgorithmKind a) {
   switch (a) {
-    case Algorithm::kMaSwChains: return "ma-sw-chains";
-    case Algorithm::kDe: return "de";
-    case Algorithm::kJde: return "jde";
-    case Algorithm::kPso: return "pso";
-    case Algorithm::kScatterSearch: return "ss";
+    case AlgorithmKind::kMaSwChains: return "ma-sw-chains";
+    case AlgorithmKind::kDe: return "de";
+    case AlgorithmKind::kJde: return "jde";
+    case AlgorithmKind::kPso: return "pso";
+    case AlgorithmKind::kScatterSearch: return "ss";
   }
   return "?";
 }
@@ -43,10 +43,10 @@ const char* de_crossover_name(DeCrossover c) {
 
 int Config::algorithm_population() const {
   switch (algorithm) {
-    case Algorithm::kDe:
-    case Algorithm::kJde: return de_np;
-    case Algorithm::kPso: return pso_particles;
-    case Algorithm::kScatterSearch: return ss_population;
+    case AlgorithmKind::kDe:
+    case AlgorithmKind::kJde: return de_np;
+    case AlgorithmKind::kPso: return pso_particles;
+    case AlgorithmKind::kScatterSearch: return ss_population;
     default: return population_size;
   }
 }
@@ -69,15 +69,15 @@ void Config::validate_algorithm() const {
           time_limit_seconds, "must be a duration >= 0 (0: none)");
   require(!std::isnan(target_error), "--target-error", target_error, "must be a number >= 0");
   switch (algorithm) {
-    case Algorithm::kDe:
-    case Algorithm::kJde:
+    case AlgorithmKind::kDe:
+    case AlgorithmKind::kJde:
       require(de_np >= 4, "--de-np", de_np, "must be at least 4 (DE/rand/1 draws 3 others)");
       require(std::isfinite(de_f) && de_f > 0.0, "--de-f", de_f, "must be a finite number > 0");
       require(de_cr >= 0.0 && de_cr <= 1.0, "--de-cr", de_cr, "must be in [0, 1]");
       require(jde_tau1 >= 0.0 && jde_tau1 <= 1.0, "--jde-tau1", jde_tau1, "must be in [0, 1]");
       require(jde_tau2 >= 0.0 && jde_tau2 <= 1.0, "--jde-tau2", jde_tau2, "must be in [0, 1]");
       break;
-    case Algorithm::kPso:
+    case AlgorithmKind::kPso:
       require(pso_particles >= 2, "--pso-particles", pso_particles, "must be at least 2");
       require(std::isfinite(pso_w), "--pso-w", pso_w, "must be a finite number");
       require(std::isfinite(pso_c1) && pso_c1 >= 0.0, "--pso-c1", pso_c1,
@@ -87,7 +87,7 @@ void Config::validate_algorithm() const {
       require(std::isfinite(pso_vmax) && pso_vmax > 0.0, "--pso-vmax", pso_vmax,
               "must be a finite number > 0 (a fraction of the domain's width)");
       break;
-    case Algorithm::kScatterSearch:
+    case AlgorithmKind::kScatterSearch:
       require(ss_ref_best >= 1, "--ss-ref-best", ss_ref_best, "must be at least 1");
       require(ss_ref_diverse >= 0, "--ss-ref-diverse", ss_ref_diverse, "must be >= 0");
       require(ss_ref_best + ss_ref_diverse >= 2, "--ss-ref-best", ss_ref_best,
@@ -100,6 +100,28 @@ void Config::validate_algorithm() const {
       break;
     default:
       break;
+  }
+}
+
+// Exact records need a cut between units: MA-SW-Chains' batches and LS applications can be cut
+// (its restarts are recorded from their fitness values); the population algorithms' generations
+// and the islands' shared units are not.
+void Config::validate_milestones() const {
+  if (milestones.empty()) return;
+  std::ostringstream list;
+  for (std::size_t i = 0; i < milestones.size(); ++i) list << (i ? "," : "") << milestones[i];
+  const std::string prefix = "--milestones = " + list.str() + ": ";
+  if (algorithm != AlgorithmKind::kMaSwChains)
+    throw UserError(prefix + "only ma-sw-chains records milestones (its units are cut there)");
+  if (distribute == Distribute::kIslands)
+    throw UserError(prefix + "not with --distribute islands (each island would cut its own)");
+  for (std::size_t i = 0; i < milestones.size(); ++i) {
+    if (milestones[i] < population_size || milestones[i] > max_evaluations)
+      throw UserError(prefix + "each must be between the population size (" +
+                      std::to_string(population_size) + ") and --evals (" +
+                      std::to_string(max_evaluations) + ")");
+    if (i > 0 && milestones[i] <= milestones[i - 1])
+      throw UserError(prefix + "must increase");
   }
 }
 
@@ -121,9 +143,10 @@ void Config::validate() const {
     const FunctionInfo& info = function_info(function);  // throws for an unknown name
     check_dimension(info, dim);
     const bool etc = info.id == FunctionId::kEtcScheduling;
-    if (!instance.empty() && cec2010_number(info.id) == 0 && janssen_number(info.id) == 0 && !etc)
+    if (!instance.empty() && cec2010_number(info.id) == 0 && janssen_number(info.id) == 0 &&
+        cec2013_number(info.id) == 0 && !etc)
       throw UserError("--instance = " + instance +
-                      ": only the cec2010-* and janssen-* functions (and etc) read one");
+                      ": only the cec2010-*, cec2013-* and janssen-* functions (and etc) read one");
     if (etc) check_etc_options(etc_options());
     check_search_box(info, search_box());
   }
@@ -139,6 +162,7 @@ void Config::validate() const {
   validate_algorithm();
   require(max_evaluations >= algorithm_population(), "--evals", max_evaluations,
           "must be at least the population size (the initial population is evaluated)");
+  validate_milestones();
   require(std::isfinite(blx_alpha) && blx_alpha >= 0.0, "--blx-alpha", blx_alpha,
           "must be a finite number >= 0");
   require(mutation_probability >= 0.0 && mutation_probability <= 1.0, "--mutation-probability",

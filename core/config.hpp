@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/types.hpp"
 #include "localsearch/solis_wets.hpp"
@@ -27,16 +28,15 @@ const char* distribute_name(Distribute d);
 // How a fresh Solis-Wets chain picks its first rho; d = the Euclidean distance from the
 // individual to its nearest other member (a distinct point), D the dimension.
 enum class RhoInit {
-  kFixed,       // rho0 (seed 003 §4.2: 0.2)
+  kFixed,       // rho0 (Lastra et al. 2014 §4.2: 0.2)
   kNearestRms,  // d / (2 sqrt(D)): half the per-gene RMS distance, capped at 0.1 x width
   kReference,   // min(d / (2 D), rho0): the reference code's rule (Rmalschains, getInitOptions)
 };
 
-// Which optimizer a run uses (`--algorithm`; docs/algorithms.md). MA-SW-Chains runs through
-// the Engine and its host loop (core/algorithms/ma_sw_chains.hpp); the others through
-// PopulationAlgorithm (core/algorithms/population_algorithm.hpp).
-enum class Algorithm { kMaSwChains, kDe, kJde, kPso, kScatterSearch };
-const char* algorithm_name(Algorithm a);
+// Which optimizer a run uses (`--algorithm`; docs/algorithms.md); each is an Algorithm
+// (core/algorithms/algorithm.hpp) made by make_algorithm.
+enum class AlgorithmKind { kMaSwChains, kDe, kJde, kPso, kScatterSearch };
+const char* algorithm_name(AlgorithmKind a);
 
 // DE's crossover (`--de-crossover`): binomial or exponential.
 enum class DeCrossover { kBinomial, kExponential };
@@ -91,7 +91,7 @@ struct Config {
 
   // Which algorithm, and the parameters of the others (docs/algorithms.md has the defaults'
   // sources). Every field is additive: MA-SW-Chains reads none of them.
-  Algorithm algorithm = Algorithm::kMaSwChains;
+  AlgorithmKind algorithm = AlgorithmKind::kMaSwChains;
   int de_np = 250;  // DE and jDE: population size NP (Janssen et al., case study 1)
   double de_f = 0.5;
   double de_cr = 0.3;
@@ -115,6 +115,9 @@ struct Config {
   double time_limit_seconds = 0.0;  // --time-limit; 0: none
   double target_error = -1.0;       // --target-error: stop when f - f* <= it; < 0: none
   int runs = 1;                     // --runs K: seeds seed .. seed + K - 1
+  // --milestones: evaluation counts (increasing, within the budget) at which MA-SW-Chains
+  // records its best; the unit that would cross one is cut there, as the budget cuts the last.
+  std::vector<std::int64_t> milestones;
 
   std::uint64_t effective_problem_seed() const { return problem_seed ? problem_seed : seed; }
   EtcOptions etc_options() const;
@@ -127,6 +130,7 @@ struct Config {
   // Throws UserError with one line naming the offending value.
   void validate() const;
   void validate_algorithm() const;  // part of validate(): the fields above
+  void validate_milestones() const;  // part of validate(): --milestones
 };
 
 }  // namespace chainsaw

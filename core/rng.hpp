@@ -41,6 +41,7 @@ enum class RngPurpose : std::uint64_t {
   kIsland = 9,          // --distribute islands: the seed of island r > 0
   kSchwefelMatrix = 10,  // Schwefel 2.6 / 2.13: the integer matrices, a stream per row
   kEtcMatrix = 11,       // the task-scheduling ETC matrix, a stream per task
+  kCec2013Weights = 12,  // CEC 2013 instances: the groups' weights (P and R as CEC 2010's)
 };
 
 class CounterRng {

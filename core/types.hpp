@@ -30,7 +30,7 @@ using real_t = float;
 // Gene indices: 10^8 genes times ~70 slots overflows 32 bits, so every gene offset is 64-bit.
 using Dim = std::int64_t;
 
-// The global bias of every paper function (seed 003 §6.3): the optimum value is -330.
+// The global bias of every paper function (Lastra et al. 2014 §6.3): the optimum value is -330.
 inline constexpr double kFBias = -330.0;
 
 template <class T>

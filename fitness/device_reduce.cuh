@@ -1,4 +1,4 @@
-// The GPU's bucketed, coalesced reduction (seed 003 §5.1), generic over what is reduced.
+// The GPU's bucketed, coalesced reduction (Lastra et al. 2014 §5.1), generic over what is reduced.
 //
 // Layout: a 2-D grid, y = row of the batch (a child, a distance pair...), x = blocks over the
 // genes. Genes are cut into warp tiles of 32 x kVec genes; each lane takes kVec consecutive genes
@@ -266,7 +266,7 @@ struct LaneGenes<Op, std::void_t<decltype(Op::kLaneGenes)>>
 // The values an operation produces per lane: one candidate's (double[L]) unless it declares
 // Values (TermSet's operations: double[K][L]). Holding them as stored genes (real_t) instead
 // took registers off the one-pass Solis-Wets kernel but made the 10^6-D Rastrigin run slower
-// (docs/performance.md, "What we tried").
+// (bench/results/2026-11-24-h100-solis-wets).
 template <class Op, class = void>
 struct OpValues {
   using type = double[LaneGenes<Op>::value];
@@ -371,11 +371,10 @@ __device__ inline void await_previous_grid_and_release_next() {
 
 // Operations whose lanes' chains are long say kSplitsWholeRuns: reduce_warp_tiles takes a whole
 // run (n == L, every run but the row's last) with n a constant, so that the guards of the
-// unrolled per-gene loops fold away instead of costing a branch per gene and loop (the
-// Solis-Wets chain kernel: 16% of its instructions were those branches). Only where a lane's
-// partial is one double per candidate: the second copy of the loops takes registers, and
-// Griewank's kernel (a sum and a product per candidate) then spilled and ran slower
-// (docs/performance.md).
+// unrolled per-gene loops fold away instead of costing a branch per gene and loop. Only where a
+// lane's partial is one double per candidate: the second copy of the loops takes registers, and
+// Griewank's kernel (a sum and a product per candidate) then spilled and ran slower.
+// Measured: bench/results/2026-11-28-h100-sw-staged-genes.
 template <class Op, class = void>
 struct SplitsWholeRuns : std::false_type {};
 template <class Op>
@@ -407,8 +406,8 @@ __device__ __forceinline__ typename Term::Partial reduce_warp_tiles(
     static_assert(!Partial::kOrdered, "an ordered partial is more than a double a value");
     // The runs the loop below visits, in the same order, counted in ints: the lane's runs are
     // whole up to `whole`, the next one (the row's end) may hold fewer genes, and the run's
-    // place advances a tile at a time. That loop's 64-bit index and length took about 30
-    // instructions a run of the Solis-Wets chain kernel, of some 570 for the run's 8 genes.
+    // place advances a tile at a time, without the 64-bit index and length of the loop below
+    // (bench/results/2026-11-29-h200-sw-pass-instructions).
     const int runs = end_tile > first_tile ? static_cast<int>(end_tile - first_tile) : 0;
     Dim jm = mem_first + first_tile * (32 * L) + static_cast<Dim>(lane) * L;  // in the rows
     const Dim left = mem_end - jm;  // genes from the lane's first run on

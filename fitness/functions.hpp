@@ -1,5 +1,5 @@
-// The six benchmark functions of seed 003 §6.3, shifted (z = x - o) and with fBias = -330, and
-// the classic functions added for the other seeds' benchmarks (below the six, f(o) = 0).
+// The six benchmark functions of Lastra et al. 2014 §6.3, shifted (z = x - o) and with fBias =
+// -330, and the classic functions of the other GPU papers' benchmarks (below the six, f(o) = 0).
 // Each is a per-gene term (`accumulate`; index i is 1-based as in the formulas and of type
 // Index: a count (Dim), or a double where the term computes with it, so that a kernel may step
 // it without converting an integer per gene; exact either way) and a reduction kind
@@ -78,9 +78,8 @@ CHAINSAW_HD double cos_taylor_half_pi(double x) {
 // tests/test_host_rng.cpp holds it to a long-double reference), far inside the 1e-6 agreement
 // the backends are held to, and the same bits with any vector width on the host (the GPU
 // contracts the polynomial into fused multiply-adds). The host has no vectorised library cos;
-// on the GPU, cospi(2z) took twice the instructions (its quadrant through two conversions at a
-// quarter of the float64 rate, a table of coefficients read from memory, and two branches that
-// diverge on random z), which Rastrigin's and Ackley's passes pay per gene and candidate.
+// on the GPU, cospi(2z) takes its quadrant through two quarter-rate conversions, reads a table
+// of coefficients and branches on random z (bench/results/2026-11-27-h100-gpu-math).
 CHAINSAW_HD double cos_two_pi(double z) {
   // Beyond 2^51, z is an integer or half-integer far outside every domain here.
   const double r = z - rint_by_shifter(z);  // in [-1/2, 1/2]
@@ -115,8 +114,8 @@ CHAINSAW_HD double root_twenty_sin_pi_coefficient(int i) {
 // z^2 + 20 sin^2(pi z): r = z - rint(z) is exact and s = sqrt(20) sin(pi r) one polynomial
 // (above), so the term is within 2e-13 of its value, relative (tests/test_host_rng.cpp), also
 // near the optimum, where 10 - 10 cos(2 pi z) cancelled (an error of ~1e-15, twice the term
-// itself at |z| = 2e-9). It takes 13 float64 operations instead of 21: the Solis-Wets steps of
-// Rastrigin evaluate two per gene (docs/performance.md).
+// itself at |z| = 2e-9). It takes 13 float64 operations instead of 21, and the Solis-Wets steps
+// of Rastrigin evaluate two per gene (bench/results/2026-11-27-h100-rastrigin-term).
 CHAINSAW_HD double rastrigin_term(double z) {
   const double r = z - rint_by_shifter(z);  // in [-1/2, 1/2]
   const double u = r * r;
@@ -164,7 +163,8 @@ CHAINSAW_HD double cos_any(double x) {
 // 1/sqrt(i) for Griewank's index i >= 1. On the host a float estimate (sqrt and divide at twice
 // the lanes of double's) and two Newton steps in double: relative error 1.5e-7, then 3.4e-14,
 // then the steps' own roundings, within 2.8e-16 (tests/test_host_rng.cpp). The double sqrt and
-// divide it replaces took a fifth of Griewank's 10^4-D run. On the GPU, rsqrt (within 1 ulp).
+// divide it replaces cost a fifth of the run (bench/results/2026-11-25-cpu-floor). On the GPU,
+// rsqrt (within 1 ulp).
 CHAINSAW_HD double inv_sqrt_newton(double i) {
   double y = static_cast<double>(1.0f / sqrtf(static_cast<float>(i)));
   y = y * (1.5 - 0.5 * i * y * y);
@@ -230,8 +230,8 @@ struct Salomon {
   }
 };
 
-// Discus in its standard form 10^6 z_1^2 + sum_{i>=2} z_i^2 (seed 003 prints it once with an
-// extra factor i, which would make it Sum Squares plus a first-gene weight).
+// Discus in its standard form 10^6 z_1^2 + sum_{i>=2} z_i^2 (Lastra et al. 2014 print it once
+// with an extra factor i, which would make it Sum Squares plus a first-gene weight).
 struct Discus {
   static constexpr double kBias = kFBias;
   using Index = Dim;

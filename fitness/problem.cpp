@@ -11,13 +11,14 @@
 #include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/matrix_functions/schwefel_matrix.hpp"
 #include "fitness/scheduling/etc_scheduling.hpp"
+#include "fitness/cec2013/cec2013_instance.hpp"
 #include "fitness/janssen/janssen_instance.hpp"
 
 namespace chainsaw {
 
 const std::vector<FunctionInfo>& all_functions() {
   // Domains: the conventional ones of the benchmark literature (Jamil & Yang 2013 survey, the
-  // CEC 2005/2008 suites); seed 003 does not print them.
+  // CEC 2005/2008 suites); Lastra et al. 2014 do not print them.
   static const std::vector<FunctionInfo> functions = {
       {FunctionId::kRastrigin, "rastrigin", -5.12, 5.12, "separable",
        "sum (z_i^2 - 10 cos(2 pi z_i) + 10) - 330"},
@@ -175,10 +176,43 @@ const std::vector<FunctionInfo>& janssen_functions() {
   return functions;
 }
 
+// Li et al. 2013, Table 1, with the domains of the official code's Python wrapper (its C++
+// constructors of F9-F11 carry F10's and F11's; compute() never reads them).
+const std::vector<FunctionInfo>& cec2013_functions() {
+  using F = FunctionId;
+  static const std::vector<FunctionInfo> functions = {
+      {F::kCec2013F1, "cec2013-f1", -100.0, 100.0, "separable", "Elliptic(T_osz(z))"},
+      {F::kCec2013F2, "cec2013-f2", -5.0, 5.0, "separable", "Rastrigin(Lambda T_asy T_osz(z))"},
+      {F::kCec2013F3, "cec2013-f3", -32.0, 32.0, "separable", "Ackley(Lambda T_asy T_osz(z))"},
+      {F::kCec2013F4, "cec2013-f4", -100.0, 100.0, "partial",
+       "sum w_g Elliptic(R z_g) + Elliptic(rest), 7 groups"},
+      {F::kCec2013F5, "cec2013-f5", -5.0, 5.0, "partial",
+       "sum w_g Rastrigin(R z_g) + Rastrigin(rest), 7 groups"},
+      {F::kCec2013F6, "cec2013-f6", -32.0, 32.0, "partial",
+       "sum w_g Ackley(R z_g) + Ackley(rest), 7 groups"},
+      {F::kCec2013F7, "cec2013-f7", -100.0, 100.0, "partial",
+       "sum w_g Schwefel 1.2(R z_g) + Sphere(rest), 7 groups"},
+      {F::kCec2013F8, "cec2013-f8", -100.0, 100.0, "groups", "sum w_g Elliptic(R z_g), 20 groups"},
+      {F::kCec2013F9, "cec2013-f9", -5.0, 5.0, "groups", "sum w_g Rastrigin(R z_g), 20 groups"},
+      {F::kCec2013F10, "cec2013-f10", -32.0, 32.0, "groups", "sum w_g Ackley(R z_g), 20 groups"},
+      {F::kCec2013F11, "cec2013-f11", -100.0, 100.0, "groups",
+       "sum w_g Schwefel 1.2(R z_g), 20 groups"},
+      {F::kCec2013F12, "cec2013-f12", -100.0, 100.0, "overlapping",
+       "Rosenbrock(z), optimum at x = o + 1"},
+      {F::kCec2013F13, "cec2013-f13", -100.0, 100.0, "overlapping",
+       "sum w_g Schwefel 1.2(R z_g), groups share 5 (conforming)"},
+      {F::kCec2013F14, "cec2013-f14", -100.0, 100.0, "overlapping",
+       "sum w_g Schwefel 1.2(R (x_g - o_g)), groups share 5 (conflicting)"},
+      {F::kCec2013F15, "cec2013-f15", -100.0, 100.0, "non-separable",
+       "Schwefel 1.2(T_asy T_osz(z))"},
+  };
+  return functions;
+}
+
 const std::vector<const std::vector<FunctionInfo>*>& function_tables() {
   static const std::vector<const std::vector<FunctionInfo>*> tables = {
       &all_functions(), &classic_functions(), &data_functions(), &cec2010_functions(),
-      &janssen_functions()};
+      &janssen_functions(), &cec2013_functions()};
   return tables;
 }
 
@@ -193,7 +227,8 @@ const FunctionInfo& function_info(const std::string& name) {
     for (const auto& info : *table)
       if (std::string(info.name).rfind("nashed-", 0) != 0) known += std::string(info.name) + ", ";
   throw UserError("unknown function '" + name + "' (known: " + known +
-                  "cec2010-f1 .. cec2010-f20, nashed-f0 .. nashed-f19, janssen-f1 .. janssen-f10)");
+                  "cec2010-f1 .. cec2010-f20, nashed-f0 .. nashed-f19, janssen-f1 .. janssen-f10, "
+                  "cec2013-f1 .. cec2013-f15)");
 }
 
 const FunctionInfo& function_info(FunctionId id) {
@@ -217,6 +252,7 @@ double function_optimum_value(const std::string& function_name) {
 void check_dimension(const FunctionInfo& info, Dim dim) {
   if (const int j = janssen_number(info.id))
     return check_janssen_dimension(j - 1, dim, std::string(info.name) + " (" + info.alias + ")");
+  if (const int n = cec2013_number(info.id)) return check_cec2013_dimension(n, dim, info.name);
   const int n = cec2010_number(info.id);
   const std::string prefix = "--dim = " + std::to_string(dim) + ": " + info.name;
   if (n >= 4 && n <= 8 && dim < kCecGroup)
@@ -354,6 +390,9 @@ Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t p
   if (const int j = janssen_number(info.id))
     return make_janssen(info, std::make_shared<const JanssenInstance>(
                                   JanssenInstance::generate(j - 1, dim, problem_seed)));
+  if (const int n = cec2013_number(info.id))
+    return make_cec2013(info, std::make_shared<const Cec2013Instance>(
+                                  Cec2013Instance::generate(n, dim, problem_seed)));
   Problem p;
   p.function = info.id;
   p.dim = dim;
@@ -386,6 +425,26 @@ Problem Problem::make_janssen(const FunctionInfo& info,
   p.shift.stored = instance->optimum.data();
   p.janssen = std::move(instance);
   return p;
+}
+
+Problem Problem::make_cec2013(const FunctionInfo& info,
+                              std::shared_ptr<const Cec2013Instance> instance) {
+  CHAINSAW_EXPECTS(instance && cec2013_number(info.id) == instance->number,
+                   "a CEC 2013 instance for another function");
+  check_dimension(info, instance->dim);
+  Problem p = make_external(cec2013_objective(info.name, info.lower, info.upper, instance),
+                            instance->dim);
+  p.function = info.id;
+  p.optimum_value = 0.0;
+  p.shift.stored = instance->optimum.empty() ? nullptr : instance->optimum.data();
+  p.cec2013 = std::move(instance);
+  return p;
+}
+
+const std::vector<real_t>* Problem::stored_optimum() const {
+  if (janssen) return &janssen->optimum;
+  if (cec2013 && !cec2013->optimum.empty()) return &cec2013->optimum;
+  return nullptr;
 }
 
 Problem Problem::make_external(std::shared_ptr<const BatchObjective> objective, Dim dim) {

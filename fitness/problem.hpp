@@ -32,6 +32,10 @@ enum class FunctionId {
   // Janssen et al.'s GPU benchmark (Table 2) F1..F10, consecutive (janssen_number relies on it)
   kJanssenF1, kJanssenF2, kJanssenF3, kJanssenF4, kJanssenF5, kJanssenF6, kJanssenF7,
   kJanssenF8, kJanssenF9, kJanssenF10,
+  // CEC 2013 LSGO F1..F15, consecutive (cec2013_number relies on it)
+  kCec2013F1, kCec2013F2, kCec2013F3, kCec2013F4, kCec2013F5, kCec2013F6, kCec2013F7,
+  kCec2013F8, kCec2013F9, kCec2013F10, kCec2013F11, kCec2013F12, kCec2013F13, kCec2013F14,
+  kCec2013F15,
   kUser,  // a user objective (Problem::external)
 };
 
@@ -47,6 +51,12 @@ inline int janssen_number(FunctionId id) {
   return n >= 1 && n <= 10 ? n : 0;
 }
 
+// 1..15 for a CEC 2013 function, 0 for the others.
+inline int cec2013_number(FunctionId id) {
+  const int n = static_cast<int>(id) - static_cast<int>(FunctionId::kCec2013F1) + 1;
+  return n >= 1 && n <= 15 ? n : 0;
+}
+
 struct FunctionInfo {
   FunctionId id;
   const char* name;
@@ -57,7 +67,7 @@ struct FunctionInfo {
   const char* alias = nullptr;  // a second name (nashed-fN), accepted wherever the name is
 };
 
-// The six functions of the paper (seed 003 §6.3).
+// The six functions of the paper (Lastra et al. 2014 §6.3).
 const std::vector<FunctionInfo>& all_functions();
 // Rosenbrock, Zakharov and Nashed et al.'s Table 3 (fitness/functions.hpp), f(o) = 0 unless
 // they are one of the six.
@@ -72,6 +82,8 @@ const std::vector<FunctionInfo>& cec2010_functions();
 // Janssen et al.'s GPU benchmark, janssen-f1 .. janssen-f10 as aliases of names that say what
 // each is (fitness/janssen/janssen.hpp).
 const std::vector<FunctionInfo>& janssen_functions();
+// The fifteen CEC 2013 LSGO functions, cec2013-f1 .. cec2013-f15 (fitness/cec2013/cec2013.hpp).
+const std::vector<FunctionInfo>& cec2013_functions();
 // Every table above, in the order `chainsaw functions` lists them.
 const std::vector<const std::vector<FunctionInfo>*>& function_tables();
 // Throws UserError naming the known functions when `name` is neither a name nor an alias.
@@ -210,6 +222,7 @@ struct EtcOptions {
 // of a bad value.
 void check_etc_options(const EtcOptions& options);
 struct JanssenInstance;
+struct Cec2013Instance;
 
 // Config::function of a run on a user objective: this prefix and the objective's name. It is
 // what checkpoints record, so that a resume can check that it is given the same objective.
@@ -237,6 +250,9 @@ struct Problem {
   // Janssen et al.'s functions: each component's o and M, a hybrid's permutation (shift.stored
   // points at the global optimum).
   std::shared_ptr<const JanssenInstance> janssen;
+  // CEC 2013: o, P, s, w and the rotations (a built-in objective like Janssen's; shift.stored
+  // points at the optimum's genes, null for F14, which has no common optimum).
+  std::shared_ptr<const Cec2013Instance> cec2013;
 
   // instance: CEC 2010 only, already validated (a file's, io/instance_file.hpp, or a
   // checkpoint's); null = generate o, P and M from problem_seed. Throws UserError for an unknown
@@ -255,17 +271,29 @@ struct Problem {
   // A Janssen function on given data (JanssenInstance::load); Problem::make generates it.
   static Problem make_janssen(const FunctionInfo& info,
                               std::shared_ptr<const JanssenInstance> instance);
+  // A CEC 2013 function on given data (the official folder's or a file's, io/cec2013_files.hpp);
+  // Problem::make generates it.
+  static Problem make_cec2013(const FunctionInfo& info,
+                              std::shared_ptr<const Cec2013Instance> instance);
   double width() const { return upper - lower; }
   bool is_cec2010() const { return cec != nullptr; }
   bool is_external() const { return external != nullptr; }
   bool is_janssen() const { return janssen != nullptr; }
-  // The functions of generated data (data_functions(): Schwefel 2.6, 2.13, task scheduling).
-  bool has_generated_data() const { return matrix != nullptr || etc != nullptr; }
-  // Whether f has a known minimiser o, whose distance is reported (every function but a user
-  // objective and scheduling).
-  bool optimum_position_known() const {
-    return !is_external() || matrix != nullptr || is_janssen();
+  bool is_cec2013() const { return cec2013 != nullptr; }
+  // The functions with data evaluated by their objective's batch kernels (data_functions():
+  // Schwefel 2.6, 2.13, task scheduling; and CEC 2013's).
+  bool has_generated_data() const {
+    return matrix != nullptr || etc != nullptr || cec2013 != nullptr;
   }
+  // Whether f has a known minimiser o, whose distance is reported (every function but a user
+  // objective, scheduling and CEC 2013's F14).
+  bool optimum_position_known() const {
+    return !is_external() || matrix != nullptr || is_janssen() ||
+           (is_cec2013() && shift.stored != nullptr);
+  }
+  // The optimum as genes where it is data (Janssen's, CEC 2013's): what shift.stored points at
+  // on the host, for an engine's device copy; null otherwise.
+  const std::vector<real_t>* stored_optimum() const;
   // Whether the fused make-and-evaluate passes only make the genes (see visit_function).
   bool evaluates_stored_vectors() const { return is_cec2010() || is_external(); }
 };

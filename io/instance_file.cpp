@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "fitness/scheduling/etc_scheduling.hpp"
+#include "io/cec2013_files.hpp"
 #include "io/etc_file.hpp"
 #include "fitness/janssen/janssen_instance.hpp"
 #include "io/results/output_file.hpp"
@@ -124,31 +125,8 @@ std::string instance_text(const CecInstance& instance, const FunctionInfo& info,
 // ---------------------------------------------------------------------------------------------
 // HDF5
 
-bool is_hdf5_name(const std::string& path) {
-  auto ends_with = [&path](const std::string& suffix) {
-    return path.size() >= suffix.size() &&
-           std::equal(suffix.rbegin(), suffix.rend(), path.rbegin(),
-                      [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
-  };
-  return ends_with(".h5") || ends_with(".hdf5");
-}
-
 bool has_instance_dataset(hid_t group) {
   return h5::has_link(group, "o") || h5::has_link(group, "P") || h5::has_link(group, "M");
-}
-
-// A dataset of the given rank and value class, its dimensions.
-std::vector<hsize_t> checked_dims(hid_t dataset, const std::string& name, std::size_t rank,
-                                  H5T_class_t value_class, const std::string& source) {
-  const std::vector<hsize_t> dims = h5::dataset_dims(dataset);
-  const h5::StoredType type = h5::dataset_type(dataset);
-  const char* wanted = value_class == H5T_FLOAT ? "floating-point numbers" : "integers";
-  if (type.type_class != value_class)
-    throw UserError(source + ": dataset " + name + " does not hold " + wanted);
-  if (dims.size() != rank)
-    throw UserError(fmt::format("{}: dataset {} has {} dimensions, expected {}", source, name,
-                                dims.size(), rank));
-  return dims;
 }
 
 template <class T>
@@ -181,6 +159,28 @@ CecInstanceData read_hdf5(const std::string& path, const FunctionInfo& info, Dim
 }
 
 }  // namespace
+
+bool is_hdf5_name(const std::string& path) {
+  auto ends_with = [&path](const std::string& suffix) {
+    return path.size() >= suffix.size() &&
+           std::equal(suffix.rbegin(), suffix.rend(), path.rbegin(),
+                      [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+  };
+  return ends_with(".h5") || ends_with(".hdf5");
+}
+
+std::vector<hsize_t> checked_dims(hid_t dataset, const std::string& name, std::size_t rank,
+                                  H5T_class_t value_class, const std::string& source) {
+  const std::vector<hsize_t> dims = h5::dataset_dims(dataset);
+  const h5::StoredType type = h5::dataset_type(dataset);
+  const char* wanted = value_class == H5T_FLOAT ? "floating-point numbers" : "integers";
+  if (type.type_class != value_class)
+    throw UserError(source + ": dataset " + name + " does not hold " + wanted);
+  if (dims.size() != rank)
+    throw UserError(fmt::format("{}: dataset {} has {} dimensions, expected {}", source, name,
+                                dims.size(), rank));
+  return dims;
+}
 
 void write_instance_group(hid_t group, const CecInstance& instance, const FunctionInfo& info,
                           const std::string& source, hsize_t chunk) {
@@ -314,10 +314,11 @@ Problem make_problem(const std::string& function_name, Dim dim, std::uint64_t pr
     return Problem::make_janssen(info, std::make_shared<const JanssenInstance>(
                                            JanssenInstance::load(j - 1, dim, instance_file)));
   }
+  if (cec2013_number(info.id) != 0) return make_cec2013_problem(info, dim, instance_file);
   if (cec2010_number(info.id) == 0)
     throw UserError("--instance = " + instance_file +
-                    ": only the cec2010-* and janssen-* functions (and etc, with its options) "
-                    "read one, not " + info.name);
+                    ": only the cec2010-*, cec2013-* and janssen-* functions (and etc, with its "
+                    "options) read one, not " + info.name);
   check_dimension(info, dim);
   return Problem::make(function_name, dim, problem_seed,
                        std::make_shared<const CecInstance>(

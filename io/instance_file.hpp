@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/config.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"
@@ -55,5 +56,12 @@ CecInstanceData read_instance_group(hid_t group, const FunctionInfo& info, Dim d
                                     const std::string& source);
 // The `source` attribute of an instance group ("" when it has none).
 std::string instance_source(hid_t group);
+
+// Whether an output name asks for HDF5 (.h5, .hdf5, any case): text otherwise.
+bool is_hdf5_name(const std::string& path);
+// A dataset's dimensions, checked to have `rank` of them and values of `value_class`; throws
+// UserError "<source>: dataset NAME ..." otherwise.
+std::vector<hsize_t> checked_dims(hid_t dataset, const std::string& name, std::size_t rank,
+                                  H5T_class_t value_class, const std::string& source);
 
 }  // namespace chainsaw

@@ -71,6 +71,19 @@ double parse_real(const std::string& flag, const std::string& text) {
   return d;
 }
 
+std::vector<std::int64_t> parse_int64_list(const std::string& flag, const std::string& text) {
+  std::vector<std::int64_t> values;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', begin);
+    const std::string item = text.substr(begin, comma == std::string::npos ? comma : comma - begin);
+    if (item.empty()) reject(flag, text, "must be integers separated by commas");
+    values.push_back(parse_int64(flag, item));
+    if (comma == std::string::npos) return values;
+    begin = comma + 1;
+  }
+}
+
 CheckpointInterval parse_checkpoint_interval(const std::string& flag, const std::string& text) {
   CheckpointInterval interval;
   const char unit = text.empty() ? '\0' : text.back();
@@ -118,9 +131,9 @@ Distribute parse_distribute(const std::string& flag, const std::string& text) {
   reject(flag, text, "must be one of none, shard, islands");
 }
 
-Algorithm parse_algorithm(const std::string& flag, const std::string& text) {
-  for (Algorithm a : {Algorithm::kMaSwChains, Algorithm::kDe, Algorithm::kJde, Algorithm::kPso,
-                      Algorithm::kScatterSearch})
+AlgorithmKind parse_algorithm(const std::string& flag, const std::string& text) {
+  for (AlgorithmKind a : {AlgorithmKind::kMaSwChains, AlgorithmKind::kDe, AlgorithmKind::kJde, AlgorithmKind::kPso,
+                      AlgorithmKind::kScatterSearch})
     if (text == algorithm_name(a)) return a;
   reject(flag, text, "must be one of ma-sw-chains, de, jde, pso, ss");
 }

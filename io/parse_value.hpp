@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/config.hpp"
 
@@ -17,6 +18,8 @@ std::uint64_t parse_uint64(const std::string& flag, const std::string& text);
 int parse_int(const std::string& flag, const std::string& text);
 // A finite decimal number.
 double parse_real(const std::string& flag, const std::string& text);
+// Comma-separated integers, each as parse_int64 reads it (1.2e5 included).
+std::vector<std::int64_t> parse_int64_list(const std::string& flag, const std::string& text);
 
 // --checkpoint-every: a duration with a unit (90s, 10m, 1.5h) or a number of evaluations.
 struct CheckpointInterval {
@@ -31,7 +34,7 @@ inline constexpr const char* kRhoInitDeprecatedNeighbour = "neighbour";
 RhoInit parse_rho_init(const std::string& flag, const std::string& text);
 const char* rho_init_name(RhoInit r);
 Distribute parse_distribute(const std::string& flag, const std::string& text);
-Algorithm parse_algorithm(const std::string& flag, const std::string& text);
+AlgorithmKind parse_algorithm(const std::string& flag, const std::string& text);
 DeCrossover parse_de_crossover(const std::string& flag, const std::string& text);
 // --time-limit: a duration with a unit (30s, 10m, 1.5h), or plain seconds; >= 0 (0: none).
 double parse_duration_seconds(const std::string& flag, const std::string& text);

@@ -25,10 +25,9 @@
 
 namespace chainsaw::device {
 
-// Whole lanes of float genes clip their candidates as a max and a min (sw_clip): 2-6% off the
-// whole-lane chain kernels' local search at 10^6 and 3*10^6-D (Griewank at 10^6-D within 2%).
-// The short-lane kernels (runs of 4) ran 7-11% slower with it, and float64 genes were not
-// measured (docs/performance.md).
+// Whole lanes of float genes clip their candidates as a max and a min (sw_clip): faster there,
+// slower in the short-lane kernels (runs of 4); float64 genes were not measured.
+// Measured: bench/results/2026-11-28-h200-sw-normals-clip.
 template <int L>
 inline constexpr bool kSwClipsByMinMax = L == kVec && std::is_same_v<real_t, float>;
 
@@ -560,7 +559,8 @@ struct L2Items {
 
 // The chain kernel's exchange where it may pair (whole lanes; partials of sums and products):
 // warp 0 alone combines the block's warp partials and thread 0 alone arrives at the grid
-// barrier, so a step passes four __syncthreads instead of seven (docs/performance.md).
+// barrier, so a step passes four __syncthreads instead of seven
+// (bench/results/2026-11-29-h200-sw-step-barriers).
 //
 // A partial combined with the identity: itself, but for a -0.0 sum, which it makes +0.0; more
 // such combinations leave that as it is. So one stands for the several of a tree whose later
@@ -721,11 +721,11 @@ inline std::size_t sw_chain_staged_bytes(const ReduceShape& shape, SwStaged stag
 // The chain kernel in whole lanes is bounded to two blocks per SM (128 registers; declared as
 // one block of 2 x kThreads, the same bound, so that it may run in paired blocks), the
 // residency that holds its grid at 10^6-D and 3*10^6-D. Unbounded, the fold of the apply into
-// the pass took the kernel that keeps dif to 166 registers for Griewank and 156 for Salomon, and
-// the staged genes took the one that draws dif again to 152 and 148: each then fell back to a
-// slower form. Not for ordered partials (Schwefel 1.2): bounded, its kernel spilled 296 bytes
-// and ran slower than its fallback. Where not bounded, no minimum at all:
-// `__launch_bounds__(kThreads, 1)` is not the same as none (docs/performance.md).
+// the pass and the staged genes took Griewank's and Salomon's kernels past it, and each fell back
+// to a slower form (bench/results/2026-11-28-h100-nam-rows-sw-fold). Not for ordered partials
+// (Schwefel 1.2): bounded, its kernel spilled and ran slower than its fallback. Where not
+// bounded, no minimum at all:
+// `__launch_bounds__(kThreads, 1)` is not the same as none (docs/what-we-tried.md).
 template <class Term, int L>
 inline constexpr bool kChainTwoBlocksPerSm = L == kVec && !Term::Partial::kOrdered;
 
@@ -752,8 +752,8 @@ inline bool sw_chain_pairs_blocks(const ReduceShape& shape) {
 // decision, drawing dif again from its state at the step's start. No
 // host launch, copy or decision per step. The stored dif pays where the row stays in L2 (beside
 // x and the bias where they are not staged), and costs where it pushes them out
-// (docs/performance.md); two variants, for a branch between the two applies took 145-188
-// registers, which halved the co-resident grid.
+// (bench/results/2026-11-27-h100-kept-dif); two variants, for a branch between the two applies
+// took more registers, which halved the co-resident grid.
 //
 // The grid must be co-resident (a cooperative launch). Genes map to threads, XORWOW states to
 // genes, and partials to trees exactly as in produce_reduce_kernel's one-row launch of the same
@@ -778,7 +778,8 @@ inline bool sw_chain_pairs_blocks(const ReduceShape& shape) {
 // (sw_chain_staged_bytes), and the steps read it there (RowShiftTerm); kStored reads the
 // engine's device copy of o, floats in 16-byte loads beside each run (StoredShiftTerm, from L2,
 // where the row does not fit: 3*10^6-D); kHashed hashes o for every gene of every step, a dozen
-// integer instructions per gene that the other two save (docs/performance.md).
+// integer instructions per gene that the other two save
+// (bench/results/2026-11-28-h200-sw-shift-row).
 enum class SwShift : int { kHashed, kRow, kStored };
 template <class Term, bool kKeepsDif, int L, SwShift kShift = SwShift::kHashed>
 __global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads : kThreads,
@@ -816,7 +817,7 @@ __global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads :
   extern __shared__ uint4 staged_words[];  // 16-byte aligned, as the runs' loads need
   real_t* const staged_row = reinterpret_cast<real_t*>(staged_words);
   // kStagesShift: staged is kGenesAndDif (the launch checked). In whole lanes only: the
-  // short-lane kernel ran slower so (docs/performance.md, "What we tried").
+  // short-lane kernel ran slower so (docs/what-we-tried.md).
   constexpr bool kSharedRows = kStagesShift && L == kVec;
   using Rows = std::conditional_t<kSharedRows, SwSharedRows, SwRows>;
   const Rows rows = [&]() -> Rows {
@@ -852,7 +853,8 @@ __global__ void __launch_bounds__(kChainTwoBlocksPerSm<Term, L> ? 2 * kThreads :
   __shared__ Partial warp_results[(kMayPair ? 2 : 1) * kWarps];  // a paired block's two halves'
   __shared__ Partial scratch[(kMayPair ? 2 : 1) * kWarps];
   // The application's state, one copy per block: thread 0 settles each step in it, and the
-  // other threads read the fields they need (a per-thread copy held 18 more registers).
+  // other threads read the fields they need (a per-thread copy held more registers:
+  // bench/results/2026-11-27-h100-chain-settle).
   __shared__ SwDeviceState state;
   __shared__ int step_phase;  // how the last step ended
   if (threadIdx.x == 0) state = load_from_l2(op.state);

@@ -1,5 +1,5 @@
-// Local-search chains (seed 003 §4.3-4.4, algorithm.md 2b-2c): which individual gets the LS,
-// and what is kept of the chain after an application.
+// Local-search chains (Lastra et al. 2014 §4.3-4.4, algorithm.md 2b-2c): which individual gets the
+// LS, and what is kept of the chain after an application.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Solis-Wets (seed 003 §4.2) in the form of the LS-chains authors' reference code
+// Solis-Wets (Lastra et al. 2014 §4.2) in the form of the LS-chains authors' reference code
 // (algorithm.md 2c): per-gene moves and bias updates, and the scalar step-size adaptation.
 // Written once; both backends call these.
 #pragma once
@@ -23,8 +23,9 @@ struct SolisWetsState {
 };
 
 // The per-gene moves are computed in the genes' precision (real_t), in which they are stored:
-// float64 for float genes cost the GPU's Solis-Wets step five conversions per gene at a quarter
-// of its float64 rate, on the step's critical path. Products go through mul_rn (core/types.hpp).
+// float64 for float genes cost the GPU's Solis-Wets step five quarter-rate conversions per gene
+// on its critical path (bench/results/2026-11-27-h100-gene-precision). Products go through
+// mul_rn (core/types.hpp).
 
 // A candidate clipped to the bounds. kMinMax, on the GPU: as a max and a min, two instructions
 // where clamp_to takes two compares and two selects, four times per gene in the Solis-Wets pass;

@@ -1,5 +1,5 @@
-// BLX-alpha crossover and BGA mutation, per gene (seed 003 §4.1, algorithm.md). Shared by the
-// CPU and GPU backends; the random numbers come from each backend's own generator.
+// BLX-alpha crossover and BGA mutation, per gene (Lastra et al. 2014 §4.1, algorithm.md). Shared by
+// the CPU and GPU backends; the random numbers come from each backend's own generator.
 #pragma once
 
 #include "core/types.hpp"
@@ -9,7 +9,8 @@ namespace chainsaw {
 // Child gene from parents a, b and a uniform u in [0,1). The interval [min - I, max + I],
 // I = alpha (max - min), is clipped to the domain first and the gene is drawn inside it, so no
 // probability mass piles up on the bounds. In the genes' precision, in which a gene is stored:
-// float64 here cost the GPU five conversions per gene at a quarter of its float64 rate.
+// float64 here cost the GPU five quarter-rate conversions per gene
+// (bench/results/2026-11-27-h100-gene-precision).
 // Products go through mul_rn (core/types.hpp).
 CHAINSAW_HD real_t blx_alpha_gene(real_t a, real_t b, double alpha, double lower, double upper,
                                   double u) {

@@ -25,10 +25,11 @@ __device__ inline double uniform01(curandState& s) {
 #if !defined(CHAINSAW_DOUBLE)
 // A pair of float normals from two XORWOW draws: cuRAND's Box-Muller (curand_normal2: the same
 // draws, the same u in (0, 1] and angle in (0, 2 pi], and the same approximate sine and cosine)
-// with the hardware's approximate log2 and square root in place of logf and sqrtf, which took
-// about 15 of the Solis-Wets pass's 100 instructions per gene. Within 1e-5 of Box-Muller in
-// double on the same draws where the radius is above 0.1, and 1e-3 below, where u rounded to a
-// float moves cuRAND's own pair as far (tests/test_cuda_device_math.cu).
+// with the hardware's approximate log2 and square root in place of logf and sqrtf, which took a
+// sixth of the Solis-Wets pass's instructions (bench/results/2026-11-28-h200-sw-normals-clip).
+// Within 1e-5 of Box-Muller in double on the same draws where the radius is above 0.1, and 1e-3
+// below, where u rounded to a float moves cuRAND's own pair as far
+// (tests/test_cuda_device_math.cu).
 //
 // The log2 and the square root in their flush-to-zero forms: u is at least 2^-33, and t is 0
 // or the log2 of a float in (0, 1) times 1.39, at least about 1e-7: neither is subnormal, so

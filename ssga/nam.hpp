@@ -1,4 +1,4 @@
-// Negative assortative mating's choice of the father (seed 003 §4.1): of the mother's
+// Negative assortative mating's choice of the father (Lastra et al. 2014 §4.1): of the mother's
 // candidates, the one farthest from her. One rule for the host loop's two-pass batch and the
 // GPU's fused one (core/engines/cuda/cuda_engine.cu), so that both pick the same father.
 #pragma once

@@ -1,4 +1,4 @@
-// The steady-state GA phase (seed 003 §4.1, algorithm.md 2a) as host decisions around one
+// The steady-state GA phase (Lastra et al. 2014 §4.1, algorithm.md 2a) as host decisions around one
 // engine operation: a batch of children by NAM (distances, the farthest candidate as father,
 // crossover and the children's evaluation).
 #pragma once

@@ -91,7 +91,8 @@ inline FinalState run_interrupted(const Config& config, const EngineFactory& mak
     const Problem problem = problem_of_run(config);
     const auto engine = make(config, problem);
     MaSwChains algorithm(config, problem, *engine);
-    algorithm.run({}, [&](MaSwChains& a) {
+    algorithm.run({}, [&](Algorithm& any) {
+      auto& a = static_cast<MaSwChains&>(any);
       if (!stop_here(a)) return true;
       stop.stopped = true;
       stop.state = a.loop_state();

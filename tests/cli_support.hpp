@@ -86,6 +86,10 @@ class CliTest : public TempDirTest {
   }
 
   std::string out_path(const std::string& name = "r.json") const { return (dir_ / name).string(); }
+
+  // `chainsaw run <args>` of MA-SW-Chains and of DE with one and with two OpenMP threads: the
+  // same run (expect_same_run_result, below).
+  void expect_runs_independent_of_threads(const std::string& args);
 };
 
 // The binary as the ranks of one MPI job (CHAINSAW_MPIEXEC, set by tests/CMakeLists.txt when
@@ -119,6 +123,21 @@ inline void expect_same_run_result(const nlohmann::json& one, const nlohmann::js
   EXPECT_EQ(one.at("distance_to_optimum").get<double>(),
             other.at("distance_to_optimum").get<double>());
   EXPECT_EQ(one.at("evaluations"), other.at("evaluations"));
+}
+
+inline void CliTest::expect_runs_independent_of_threads(const std::string& args) {
+  for (const char* algorithm : {"ma-sw-chains", "de"}) {
+    std::vector<nlohmann::json> results;
+    for (const char* threads : {"1", "2"}) {
+      const std::string out = out_path(std::string(algorithm) + threads + ".json");
+      const Outcome o = chainsaw(std::string("run --algorithm ") + algorithm + " " + args +
+                                     " --backend cpu -q --output '" + out + "'",
+                                 std::string("env OMP_NUM_THREADS=") + threads);
+      ASSERT_EQ(o.exit_code, 0) << o.err;
+      results.push_back(nlohmann::json::parse(read_file(out)));
+    }
+    expect_same_run_result(results[0], results[1]);
+  }
 }
 
 // The one-line error contract: exit code 2, one non-empty stderr line naming the problem.

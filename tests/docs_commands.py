@@ -14,8 +14,11 @@ command's block once every number is masked and spaces are collapsed (the README
 `mpi`: `mpirun` commands run with --oversubscribe (CI has 2 cores, runs as root); the block is
 skipped, and said so, when mpirun is missing or the binary was built without MPI.
 Unmarked blocks are listed as not run. Relative links between the pages must name existing
-files and headings.
-  usage: docs_commands.py CHAINSAW_BINARY SOURCE_DIR     exit 77 (skipped) without the binary"""
+files and headings. The pages are reference: a commit hash in them (7 to 40 hexadecimal digits,
+at least one a digit and one a letter, standing alone as a word) fails the test; the history
+belongs in CHANGELOG.md and the bench/results READMEs, which are not among the pages.
+  usage: docs_commands.py CHAINSAW_BINARY SOURCE_DIR     exit 77 (skipped) without the binary
+         docs_commands.py --self-test                     the hash check on known cases"""
 import glob
 import os
 import re
@@ -29,6 +32,13 @@ import time
 MARKER = re.compile(r"^<!--\s*docs-test\b(.*?)-->\s*$")
 NUMBER = re.compile(r"[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 TIMEOUT_S = 60
+# A commit hash as a word: not part of a path, a flag, a name (cec2010-f9) or a number (1.2e+05).
+COMMIT_HASH = re.compile(r"(?<![\w.+/-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}"
+                         r"(?![\w+/-]|\.\w)")
+# Hex-looking names that are not hashes: the CEC benchmarks by year (cec2010, cec2013).
+HEX_LOOKING_NAME = re.compile(r"cec[0-9]{4}")
+
+
 def fail(message):
     print(f"docs_commands: FAILED: {message}")
     sys.exit(1)
@@ -147,6 +157,48 @@ def check_links(pages, source):
                 fail(f"{name}: a link to {target}: no heading with that anchor")
 
 
+def commit_hashes(text):
+    """(line number, word) of every commit hash in text."""
+    return [(number, m.group(0)) for number, line in enumerate(text.splitlines(), 1)
+            for m in COMMIT_HASH.finditer(line) if not HEX_LOOKING_NAME.fullmatch(m.group(0))]
+
+
+def check_no_commit_hashes(pages, source):
+    found = []
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            found += [f"{os.path.relpath(page, source)}:{line}: {word}"
+                      for line, word in commit_hashes(f.read())]
+    if found:
+        fail("commit hashes in reference pages (name the version, or move the history to "
+             "CHANGELOG.md):\n  " + "\n  ".join(found))
+
+
+def self_test():
+    """The hash check finds hashes and leaves hex-looking words alone."""
+    cases = {
+        "at commit b74d6f4, which": ["b74d6f4"],
+        "(2fc795b: 1.25 s) and e8683fa's kernel": ["2fc795b", "e8683fa"],
+        "`9574666a1b` in code, 86a3815e0f1d2c3b4a5968778695a4b3c2d1e0f9.": [
+            "9574666a1b", "86a3815e0f1d2c3b4a5968778695a4b3c2d1e0f9"],
+        "since 5237077 or 20261128": [],               # digits only: a number, not checked
+        "deadbeef, facade and accede": [],            # letters only: words
+        "cec2010-f9, fitness/cec2010/ and cec2010_table.py": [],
+        "the chainsaw cec2010 instance, `--out cec2010` and cec2013": [],
+        "bb67624, c366075 and 7985daa": ["bb67624", "c366075", "7985daa"],
+        "1.275908e+05 and 2.675793e+02, 0x1f2e6820": [],
+        "abc12345678901234567890123456789012345678901": [],  # 44 digits: longer than a hash
+        "b74d6f": [],                                 # 6 digits: shorter than a hash
+        "bench/results/2026-11-29-h200-sw-pass-instructions/ and sha256 e3b0c44298fc1c149afbf4c8996"
+        "fb92427ae41e4649b934ca495991b7852b855": [],  # 64 digits: a checksum, not a hash
+    }
+    for text, expected in cases.items():
+        got = [word for _, word in commit_hashes(text)]
+        if got != expected:
+            fail(f"self-test: {text!r} gave {got}, expected {expected}")
+    print(f"docs_commands: self-test of the hash check passed ({len(cases)} cases)")
+
+
 def mpi_available(binary, scratch):
     if shutil.which("mpirun") is None:
         return False, "no mpirun on PATH"
@@ -159,6 +211,9 @@ def mpi_available(binary, scratch):
 
 
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        self_test()
+        return
     if len(sys.argv) != 3:
         print(__doc__)
         sys.exit(2)
@@ -173,6 +228,7 @@ def main():
         fail(f"README.md and docs/*.md not found under {source}")
 
     check_links(pages, source)
+    check_no_commit_hashes(pages, source)
 
     env = dict(os.environ)
     # One OpenMP thread per run: the machines running the suite are small and shared, and

@@ -14,7 +14,8 @@
 #include "core/algorithms/pso.hpp"
 #include "core/algorithms/scatter_search.hpp"
 #include "io/checkpoint/algorithm_checkpoint.hpp"
-#include "io/cli/algorithm_runs.hpp"
+#include "io/checkpoint/checkpoint_schedule.hpp"
+#include "io/run/many_runs.hpp"
 #include "io/instance_file.hpp"
 #include "api_objectives.hpp"
 #include "temp_dir_test.hpp"
@@ -226,7 +227,7 @@ TEST(ScatterSearchOperators, ImprovementNeverWorsensAndKeepsItsBudget) {
 
 // --- Whole runs ---------------------------------------------------------------------------
 
-Config sphere_config(Algorithm algorithm, std::int64_t evals) {
+Config sphere_config(AlgorithmKind algorithm, std::int64_t evals) {
   Config c;
   c.algorithm = algorithm;
   c.function = "sumsquares";
@@ -238,7 +239,7 @@ Config sphere_config(Algorithm algorithm, std::int64_t evals) {
 
 // Each algorithm reaches f - f* <= 1e-8 on the 30-D shifted sum of squares within its budget,
 // with its default parameters, and records when.
-class Convergence : public ::testing::TestWithParam<Algorithm> {};
+class Convergence : public ::testing::TestWithParam<AlgorithmKind> {};
 
 TEST_P(Convergence, ReachesTheTargetOnTheSphere) {
   Config c = sphere_config(GetParam(), 400000);
@@ -257,10 +258,10 @@ TEST_P(Convergence, ReachesTheTargetOnTheSphere) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, Convergence,
-                         ::testing::Values(Algorithm::kDe, Algorithm::kJde, Algorithm::kPso,
-                                           Algorithm::kScatterSearch),
+                         ::testing::Values(AlgorithmKind::kDe, AlgorithmKind::kJde, AlgorithmKind::kPso,
+                                           AlgorithmKind::kScatterSearch),
                          [](const auto& info) {
-                           return std::string(info.param == Algorithm::kScatterSearch
+                           return std::string(info.param == AlgorithmKind::kScatterSearch
                                                   ? "ss"
                                                   : algorithm_name(info.param));
                          });
@@ -276,7 +277,7 @@ RunResult run_with_threads(const Config& c, int threads, std::vector<real_t>* be
   return r;
 }
 
-class EveryAlgorithm : public test::TempDirTest, public ::testing::WithParamInterface<Algorithm> {};
+class EveryAlgorithm : public test::TempDirTest, public ::testing::WithParamInterface<AlgorithmKind> {};
 
 TEST_P(EveryAlgorithm, ResultDoesNotDependOnTheThreadCount) {
   Config c = sphere_config(GetParam(), 6000);
@@ -299,8 +300,8 @@ TEST_P(EveryAlgorithm, CheckpointResumeIsBitExact) {
   const Problem problem = make_problem(shorter.function, shorter.dim, shorter.seed, "");
   {
     const auto algorithm = make_population_algorithm(shorter, problem, Backend::kCpu);
-    AlgorithmCheckpointSchedule schedule("--checkpoint", path, {}, Backend::kCpu);
-    algorithm->run({}, [&](PopulationAlgorithm& a) { return schedule.at_safe_point(a); });
+    CheckpointSchedule schedule("--checkpoint", path, {}, Backend::kCpu);
+    algorithm->run({}, [&](Algorithm& a) { return schedule.at_safe_point(a); });
     schedule.at_end(*algorithm);
   }
   Config longer = shorter;
@@ -332,10 +333,10 @@ TEST_P(EveryAlgorithm, StopsAtTheTimeLimit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, EveryAlgorithm,
-                         ::testing::Values(Algorithm::kDe, Algorithm::kJde, Algorithm::kPso,
-                                           Algorithm::kScatterSearch),
+                         ::testing::Values(AlgorithmKind::kDe, AlgorithmKind::kJde, AlgorithmKind::kPso,
+                                           AlgorithmKind::kScatterSearch),
                          [](const auto& info) {
-                           return std::string(info.param == Algorithm::kScatterSearch
+                           return std::string(info.param == AlgorithmKind::kScatterSearch
                                                   ? "ss"
                                                   : algorithm_name(info.param));
                          });

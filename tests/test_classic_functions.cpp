@@ -194,7 +194,8 @@ std::vector<const char*> classic_names() {
   return names;
 }
 
-// The dimensions of issue 25 and two that cut the 4096-gene chunks (ordered partials' seams).
+// Dimensions from 1 to 10^4, among them two that cut the 4096-gene chunks (ordered partials'
+// seams).
 const Dim kDims[] = {1, 2, 10, 100, 1000, 4097, 10000};
 
 class ClassicAtDim : public ::testing::TestWithParam<std::tuple<const char*, Dim>> {

@@ -214,7 +214,7 @@ TEST_F(CliTest, InstanceFileErrorsAreOneLine) {
                         "shift ends after 2 values");
   expect_one_line_error(chainsaw("run --function rastrigin --dim 100 --backend cpu --instance " +
                                  instance.string()),
-                        "only the cec2010-* and janssen-* functions");
+                        "only the cec2010-*, cec2013-* and janssen-* functions");
 }
 
 TEST_F(CliTest, Cec2010RunReportsTheErrorAgainstOptimumZero) {
@@ -310,7 +310,7 @@ TEST_F(CliTest, ExportedInstancesRoundTripToBitIdenticalRuns) {
 TEST_F(CliTest, InstanceExportRefusesBadInputWithOneLine) {
   const std::string out = out_path("i.h5");
   expect_one_line_error(chainsaw("instance export --function rastrigin --dim 100 -o " + out),
-                        "only the cec2010-* functions have an instance");
+                        "only the cec2010-* and cec2013-* functions have an instance");
   expect_one_line_error(chainsaw("instance export --function cec2010-f12 --dim 150 -o " + out),
                         "needs a multiple of 2m = 100");
   expect_one_line_error(chainsaw("instance export --function cec2010-f1 --dim 0 -o " + out),

@@ -15,13 +15,14 @@
 #include "fitness/host_fitness.hpp"
 #include "gpu_test_support.hpp"
 #include "io/checkpoint/algorithm_checkpoint.hpp"
+#include "io/checkpoint/checkpoint_schedule.hpp"
 #include "io/instance_file.hpp"
 #include "temp_dir_test.hpp"
 
 namespace chainsaw {
 namespace {
 
-Config gpu_config(Algorithm algorithm, const std::string& function, std::int64_t evals,
+Config gpu_config(AlgorithmKind algorithm, const std::string& function, std::int64_t evals,
                   std::uint64_t seed) {
   Config c;
   c.algorithm = algorithm;
@@ -69,7 +70,7 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
   return std::erfc(std::fabs(u - n1 * n2 / 2) / sd / std::sqrt(2.0));
 }
 
-class CudaAlgorithms : public test::TempDirTest, public ::testing::WithParamInterface<Algorithm> {
+class CudaAlgorithms : public test::TempDirTest, public ::testing::WithParamInterface<AlgorithmKind> {
  protected:
   void SetUp() override {
     test::TempDirTest::SetUp();
@@ -122,8 +123,8 @@ TEST_P(CudaAlgorithms, CheckpointResumeIsBitExact) {
   const Problem problem = make_problem(shorter.function, shorter.dim, shorter.seed, "");
   {
     const auto algorithm = make_population_algorithm(shorter, problem, Backend::kCuda);
-    AlgorithmCheckpointSchedule schedule("--checkpoint", path, {}, Backend::kCuda);
-    algorithm->run({}, [&](PopulationAlgorithm& a) { return schedule.at_safe_point(a); });
+    CheckpointSchedule schedule("--checkpoint", path, {}, Backend::kCuda);
+    algorithm->run({}, [&](Algorithm& a) { return schedule.at_safe_point(a); });
     schedule.at_end(*algorithm);
   }
   Config longer = shorter;
@@ -202,8 +203,8 @@ TEST_P(CudaAlgorithms, DataFunctionsEvaluateAsOnTheHost) {
 
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, CudaAlgorithms,
-                         ::testing::Values(Algorithm::kDe, Algorithm::kJde, Algorithm::kPso,
-                                           Algorithm::kScatterSearch),
+                         ::testing::Values(AlgorithmKind::kDe, AlgorithmKind::kJde, AlgorithmKind::kPso,
+                                           AlgorithmKind::kScatterSearch),
                          [](const auto& info) { return std::string(algorithm_name(info.param)); });
 
 }  // namespace

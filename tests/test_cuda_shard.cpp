@@ -174,7 +174,8 @@ void checkpoint_at(const Config& config, bool sharded, const std::string& path,
   const Problem problem = test::problem_of(config);
   auto body = [&](Engine& engine) {
     MaSwChains algorithm(config, problem, engine);
-    algorithm.run({}, [&](MaSwChains& a) {
+    algorithm.run({}, [&](Algorithm& any) {
+      auto& a = static_cast<MaSwChains&>(any);
       if (!stop_here(a)) return true;
       write_checkpoint("--checkpoint", path, a, Backend::kCuda, "test");
       return false;

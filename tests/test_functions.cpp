@@ -1,5 +1,5 @@
-// The six paper functions (seed 003 §6.3, algorithm.md "Functions") against an independent
-// long-double reference, on every path that evaluates an individual on the CPU.
+// The six paper functions (Lastra et al. 2014 §6.3, algorithm.md "Functions") against an
+// independent long-double reference, on every path that evaluates an individual on the CPU.
 #include <gtest/gtest.h>
 #include <omp.h>
 

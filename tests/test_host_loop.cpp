@@ -1,6 +1,6 @@
-// The MA-SW-Chains host loop on the CPU (seed 003 Fig. 2-3, algorithm.md "The loop"): the exact
-// evaluation budget, the LS share r_L/G, bit-reproducibility across thread counts, and that the
-// search actually searches.
+// The MA-SW-Chains host loop on the CPU (Lastra et al. 2014 Fig. 2-3, algorithm.md "The loop"): the
+// exact evaluation budget, the LS share r_L/G, bit-reproducibility across thread counts, and that
+// the search actually searches.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -14,6 +14,7 @@
 
 #include "core/engines/host/host_engine.hpp"
 #include "core/algorithms/ma_sw_chains.hpp"
+#include "core/error.hpp"
 #include "test_support.hpp"
 
 namespace chainsaw {
@@ -350,6 +351,73 @@ TEST(HostLoopSearch, DISABLED_MeasureSearchOverTenSeeds) {
     std::printf("%s: final best min %.6g mean %.6g max %.6g; initial best %.6g..%.6g\n",
                 function, lo, sum / 10.0, hi, init_lo, init_hi);
   }
+}
+
+}  // namespace
+}  // namespace chainsaw
+
+// ---------------------------------------------------------------------------------------------
+// --milestones: the best after exactly that many evaluations (the CEC 2013 protocol's records)
+
+namespace chainsaw {
+namespace {
+
+Config milestone_config(std::int64_t budget, std::vector<std::int64_t> marks, bool restart) {
+  Config c = loop_config("rastrigin", 13, budget, 5);
+  c.milestones = std::move(marks);
+  c.restart = restart;
+  c.validate();
+  return c;
+}
+
+// The units are cut at a milestone as the budget cuts them at the end: up to a mark the run is
+// the run with that budget (and the marks before it).
+TEST(HostLoopMilestones, EachIsTheBestOfTheRunWithThatBudget) {
+  const test::OneThread one_thread;
+  const std::vector<std::int64_t> marks = {50, 70, 501, 1999, 3000};
+  const CountedRun r = counted_run(milestone_config(3000, marks, false));
+  EXPECT_EQ(r.engine_evaluations, 3000);
+  ASSERT_EQ(r.result.milestones.size(), marks.size());
+  for (size_t i = 0; i < marks.size(); ++i) {
+    EXPECT_EQ(r.result.milestones[i].evaluations, marks[i]);
+    const std::vector<std::int64_t> before(marks.begin(), marks.begin() + static_cast<long>(i));
+    const CountedRun shorter = counted_run(milestone_config(marks[i], before, false));
+    EXPECT_EQ(r.result.milestones[i].best_fitness, shorter.result.best_fitness) << marks[i];
+  }
+  // Without the cuts the run is another one after the first cut unit.
+  const CountedRun plain = counted_run(loop_config("rastrigin", 13, 3000, 5));
+  EXPECT_NE(plain.result.best_fitness, r.result.best_fitness);
+  EXPECT_EQ(r.result.milestones.back().best_fitness, r.result.best_fitness);
+}
+
+// A mark inside a restart (its N - 1 new members, which are not cut) is recorded from their
+// fitness: every mark is there, and the records never rise.
+TEST(HostLoopMilestones, EveryMarkIsRecordedAcrossRestarts) {
+  const test::OneThread one_thread;
+  std::vector<std::int64_t> marks;
+  for (std::int64_t m = 50; m <= 6000; m += 7) marks.push_back(m);
+  const CountedRun r = counted_run(milestone_config(6000, marks, true));
+  ASSERT_GT(r.result.counters.restarts, 0) << "no restart: the case is not exercised";
+  ASSERT_EQ(r.result.milestones.size(), marks.size());
+  for (size_t i = 0; i < marks.size(); ++i) {
+    EXPECT_EQ(r.result.milestones[i].evaluations, marks[i]);
+    if (i > 0)
+      EXPECT_LE(r.result.milestones[i].best_fitness, r.result.milestones[i - 1].best_fitness);
+  }
+  EXPECT_GE(r.result.milestones.back().best_fitness, r.result.best_fitness);
+}
+
+TEST(HostLoopMilestones, BadListsAreRefusedWithOneLine) {
+  for (const std::vector<std::int64_t>& marks :
+       {std::vector<std::int64_t>{49}, {100, 100}, {3001}, {200, 100}}) {
+    Config c = loop_config("rastrigin", 13, 3000, 5);
+    c.milestones = marks;
+    EXPECT_THROW(c.validate(), UserError);
+  }
+  Config de = loop_config("rastrigin", 13, 3000, 5);
+  de.algorithm = Algorithm::kDe;
+  de.milestones = {100};
+  EXPECT_THROW(de.validate(), UserError);
 }
 
 }  // namespace

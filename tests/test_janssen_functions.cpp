@@ -548,19 +548,7 @@ TEST_F(JanssenCli, DifferentialEvolutionRunsOnTheCpu) {
 }
 
 TEST_F(JanssenCli, TheSameSeedGivesTheSameRunForAnyThreadCount) {
-  for (const char* algorithm : {"ma-sw-chains", "de"}) {
-    std::vector<nlohmann::json> results;
-    for (const char* threads : {"1", "2"}) {
-      const std::string out = out_path(std::string(algorithm) + threads + ".json");
-      const Outcome o = chainsaw(std::string("run --algorithm ") + algorithm +
-                                     " --function janssen-f7 --dim 30 --evals 3000 --backend cpu "
-                                     "-q --output '" + out + "'",
-                                 std::string("env OMP_NUM_THREADS=") + threads);
-      ASSERT_EQ(o.exit_code, 0) << o.err;
-      results.push_back(nlohmann::json::parse(test::read_file(out)));
-    }
-    test::expect_same_run_result(results[0], results[1]);
-  }
+  expect_runs_independent_of_threads("--function janssen-f7 --dim 30 --evals 3000");
 }
 
 #if defined(CHAINSAW_CUDA)

@@ -259,7 +259,8 @@ LoopState checkpoint_at(const Config& config, int ranks, const std::string& path
   auto body = [&](Communicator* comm) {
     HostEngine engine(config, problem, comm);
     MaSwChains algorithm(config, problem, engine);
-    algorithm.run({}, [&](MaSwChains& a) {
+    algorithm.run({}, [&](Algorithm& any) {
+      auto& a = static_cast<MaSwChains&>(any);
       if (!stop_here(a)) return true;
       write_checkpoint("--checkpoint", path, a, Backend::kCpu, "test");
       states[comm ? static_cast<std::size_t>(comm->rank()) : 0] = a.loop_state();
@@ -399,7 +400,7 @@ TEST_F(ShardCheckpoint, AStopSeenByOneRankStopsEveryRankAtTheSameSafePoint) {
                                          algorithm.counters().evaluations >= 400;
                                 });
     schedule.distribute(&comm, nullptr);
-    algorithm.run({}, [&](MaSwChains& a) { return schedule.at_safe_point(a); });
+    algorithm.run({}, [&](Algorithm& a) { return schedule.at_safe_point(a); });
     stopped_at[static_cast<std::size_t>(comm.rank())] = algorithm.counters().evaluations;
   });
   EXPECT_GE(stopped_at[0], 400);

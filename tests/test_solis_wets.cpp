@@ -1,4 +1,4 @@
-// Solis-Wets (seed 003 §4.2, algorithm.md 2c) and the local-search chains (§4.3-4.4, 2b):
+// Solis-Wets (Lastra et al. 2014 §4.2, algorithm.md 2c) and the local-search chains (§4.3-4.4, 2b):
 // the step-size adaptation, the bias updates, one HostEngine application, and what the host keeps
 // of a chain between applications.
 #include <gtest/gtest.h>

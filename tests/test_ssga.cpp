@@ -1,5 +1,5 @@
-// The steady-state GA (seed 003 §4.1, algorithm.md 2a): BLX-alpha children on a real HostEngine,
-// negative assortative mating, BGA mutation, and the batched replacement.
+// The steady-state GA (Lastra et al. 2014 §4.1, algorithm.md 2a): BLX-alpha children on a real
+// HostEngine, negative assortative mating, BGA mutation, and the batched replacement.
 //
 // Statistical checks use fixed seeds (so they are deterministic) and 5-sigma bounds (so that a
 // correct implementation with other seeds would pass them too, p ~ 6e-7 per check).

@@ -1,6 +1,6 @@
 // The CPU passes compiled for one instruction set each give the same bits as their load-time
 // versions: prints a hash of every pass's genes and partials for the six paper functions.
-// bench/cpu_isa_bits.sh builds it once per instruction set and compares.
+// bench/cpu/cpu_isa_bits.sh builds it once per instruction set and compares.
 #include <cstdio>
 #include <vector>
 #include "core/engines/host/host_passes.hpp"

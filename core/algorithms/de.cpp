@@ -35,7 +35,7 @@ void de_make_trial(const real_t* genes, int np, Dim dim, int i, double f, double
 
 DifferentialEvolution::DifferentialEvolution(const Config& config, const Problem& problem)
     : PopulationAlgorithm(config, problem),
-      adaptive_(config.algorithm == Algorithm::kJde),
+      adaptive_(config.algorithm == AlgorithmKind::kJde),
       np_(config.de_np),
       dim_(problem.dim) {
   const auto n = static_cast<std::size_t>(np_);
@@ -50,7 +50,7 @@ DifferentialEvolution::DifferentialEvolution(const Config& config, const Problem
   trial_cr_ = cr_;
 }
 
-void DifferentialEvolution::initialize_population() {
+void DifferentialEvolution::initialize_members() {
   const double lower = problem_.lower, width = problem_.width();
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < np_; ++i) {

@@ -33,7 +33,7 @@ class DifferentialEvolution : public PopulationAlgorithm {
   const std::vector<double>& cr_values() const { return cr_; }
 
  protected:
-  void initialize_population() override;
+  void initialize_members() override;
   void advance_unit(std::int64_t evaluations_left) override;
   void save_arrays(AlgorithmState& state) const override;
   void restore_arrays(const AlgorithmState& state) override;

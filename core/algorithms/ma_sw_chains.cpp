@@ -22,15 +22,20 @@ std::int64_t ssga_evaluations_for_ratio(std::int64_t ga_evaluations, std::int64_
 }
 
 MaSwChains::MaSwChains(const Config& config, const Problem& problem, Engine& engine)
-    : config_(config),
-      problem_(problem),
+    : Algorithm(config, problem),
       engine_(engine),
       population_(config.population_size, config.batch),
-      rng_(derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kHostDecisions))),
-      start_(std::chrono::steady_clock::now()) {}
+      rng_(derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kHostDecisions))) {}
 
-void MaSwChains::initialize() {
-  start_ = std::chrono::steady_clock::now();
+MaSwChains::MaSwChains(const Config& config, const Problem& problem,
+                       std::unique_ptr<Engine> engine)
+    : Algorithm(config, problem),
+      owned_engine_(std::move(engine)),
+      engine_(*owned_engine_),
+      population_(config.population_size, config.batch),
+      rng_(derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kHostDecisions))) {}
+
+void MaSwChains::initialize_population() {
   std::vector<int> slots(static_cast<size_t>(population_.size()));
   for (int i = 0; i < population_.size(); ++i) slots[i] = i;
   std::vector<double> fitness(slots.size());
@@ -45,8 +50,28 @@ void MaSwChains::initialize() {
   }
   counters_.evaluations += population_.size();
   counters_.ga_evaluations += population_.size();
-  initialized_ = true;
+  record_milestones(0.0, nullptr, population_.size());
   begin_round();
+}
+
+std::int64_t MaSwChains::unit_limit() const {
+  for (std::int64_t m : config_.milestones)
+    if (m > counters_.evaluations) return std::min(m, config_.max_evaluations);
+  return config_.max_evaluations;
+}
+
+void MaSwChains::record_milestones(double kept_best, const double* fresh, std::int64_t count) {
+  const std::int64_t done = counters_.evaluations, before = done - count;
+  for (std::int64_t m : config_.milestones) {
+    if (m <= before || m > done) continue;
+    double best = population_.best_fitness();
+    if (m < done) {  // inside a restart: the kept best, then its new members up to the mark
+      CHAINSAW_EXPECTS(fresh != nullptr, "a unit crossed a milestone instead of ending there");
+      best = kept_best;
+      for (std::int64_t k = 0; k < m - before; ++k) best = std::min(best, fresh[k]);
+    }
+    milestones_.push_back({m, elapsed_seconds(), best});
+  }
 }
 
 // 2a's n_frec, not cut at the budget, so that the state between units does not depend on it.
@@ -67,17 +92,19 @@ bool MaSwChains::next_unit_cut_by_budget() const {
          (config_.restart && left - config_.ls_intensity < population_.size() - 1);
 }
 
-void MaSwChains::advance() {
-  const std::int64_t left = config_.max_evaluations - counters_.evaluations;
-  if (left <= 0) return;
+void MaSwChains::advance_unit(std::int64_t left) {
+  last_unit_ended_round_ = stage_ == LoopStage::kLocalSearch;
+  milestones_before_unit_ = milestones_.size();
   if (stage_ == LoopStage::kGeneticAlgorithm) {
     // 2a. One crossover batch of the SSGA phase.
     const auto children = static_cast<int>(std::min<std::int64_t>(
-        {static_cast<std::int64_t>(population_.batch()), ga_phase_left_, left}));
+        {static_cast<std::int64_t>(population_.batch()), ga_phase_left_, left,
+         unit_limit() - counters_.evaluations}));
     SsgaContext ctx{config_, problem_, population_, engine_, rng_, timers_};
     const std::int64_t spent = ssga_batch(ctx, children);
     counters_.evaluations += spent;
     counters_.ga_evaluations += spent;
+    record_milestones(0.0, nullptr, spent);
     ga_phase_left_ -= spent;
     if (ga_phase_left_ <= 0) stage_ = LoopStage::kLocalSearch;
     return;
@@ -99,7 +126,7 @@ void MaSwChains::step() {
 // 2b-2c. Choose the LS individual and continue its Solis-Wets chain for I_str evaluations.
 void MaSwChains::local_search_unit() {
   const std::int64_t ls_budget =
-      std::min(config_.ls_intensity, config_.max_evaluations - counters_.evaluations);
+      std::min(config_.ls_intensity, unit_limit() - counters_.evaluations);
   LsChoice choice;
   {
     ScopedPhase timer(timers_, Phase::kSelection);
@@ -110,6 +137,7 @@ void MaSwChains::local_search_unit() {
   counters_.evaluations += app.evaluations;
   counters_.ls_evaluations += app.evaluations;
   ++counters_.ls_applications;
+  record_milestones(0.0, nullptr, app.evaluations);
   if (!choice.from_s_ls) {
     ++counters_.ls_random_choices;
     if (config_.restart && app.fitness_after >= app.fitness_before) restart_population();
@@ -122,6 +150,7 @@ void MaSwChains::local_search_unit() {
 void MaSwChains::restart_population() {
   const int n = population_.size();
   if (config_.max_evaluations - counters_.evaluations < n - 1) return;
+  const double kept_best = population_.best_fitness();
   std::vector<int> slots;
   for (int rank = 1; rank < n; ++rank) slots.push_back(population_.member(rank));
   std::vector<double> fitness(slots.size());
@@ -141,6 +170,7 @@ void MaSwChains::restart_population() {
   counters_.evaluations += n - 1;
   counters_.ga_evaluations += n - 1;
   ++counters_.restarts;
+  record_milestones(kept_best, fitness.data(), n - 1);
 }
 
 double MaSwChains::immigrate(const real_t* genes) {
@@ -152,40 +182,25 @@ double MaSwChains::immigrate(const real_t* genes) {
   return population_.fitness(slot);
 }
 
-double MaSwChains::elapsed_seconds() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+std::vector<real_t> MaSwChains::best_genes() const {
+  std::vector<real_t> genes(static_cast<std::size_t>(problem_.dim));
+  engine_.read_genes(population_.best_slot(), genes.data());
+  return genes;
 }
+
+void MaSwChains::set_profile(KernelProfile* profile) {
+  Algorithm::set_profile(profile);
+  engine_.set_profile(profile);
+}
+
+void MaSwChains::flush_profile() { engine_.flush_profile(); }
 
 RunResult MaSwChains::result() {
-  RunResult r;
+  RunResult r = Algorithm::result();
   r.best_slot = population_.best_slot();
-  r.best_fitness = population_.best_fitness();
   r.distance_to_optimum = engine_.distance_to_optimum(r.best_slot);
-  r.counters = counters_;
-  r.phases = timers_;
-  r.wall_seconds = elapsed_seconds();
+  r.milestones = milestones_;
   return r;
-}
-
-RunResult MaSwChains::run(const ProgressFn& progress, const SafePointFn& at_safe_point) {
-  if (!initialized_) initialize();
-  auto report = [&] {
-    if (!progress) return;
-    Progress p;
-    p.evaluations = counters_.evaluations;
-    p.budget = config_.max_evaluations;
-    p.best_fitness = population_.best_fitness();
-    p.elapsed_seconds = elapsed_seconds();
-    progress(p);
-  };
-  report();
-  while (!done()) {
-    if (at_safe_point && !at_safe_point(*this)) break;
-    const bool ends_round = stage_ == LoopStage::kLocalSearch;
-    advance();
-    if (ends_round || done()) report();
-  }
-  return result();
 }
 
 LoopState MaSwChains::loop_state() const {
@@ -211,10 +226,9 @@ void MaSwChains::restore(const Population& population, const LoopState& state) {
   rng_.restore(state.rng_state, state.rng_has_spare, state.rng_spare);
   stage_ = state.stage;
   ga_phase_left_ = state.ga_phase_left;
-  start_ = std::chrono::steady_clock::now() -
-           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-               std::chrono::duration<double>(state.elapsed_seconds));
-  initialized_ = true;
+  set_elapsed_seconds(state.elapsed_seconds);
+  mark_initialized();
+  check_stop();  // a resumed run meets its stopping rules before its first unit
 }
 
 }  // namespace chainsaw

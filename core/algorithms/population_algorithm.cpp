@@ -15,62 +15,17 @@
 namespace chainsaw {
 
 PopulationAlgorithm::PopulationAlgorithm(const Config& config, const Problem& problem)
-    : config_(config),
-      problem_(problem),
-      stop_(config, problem.optimum_value),
-      start_(std::chrono::steady_clock::now()) {}
+    : Algorithm(config, problem) {}
 
-double PopulationAlgorithm::elapsed_seconds() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-}
-
-void PopulationAlgorithm::initialize() {
-  start_ = std::chrono::steady_clock::now();
-  {
-    ScopedPhase timer(timers_, Phase::kInitialization);
-    initialize_population();
-  }
-  initialized_ = true;
-  stop_.check(counters_.evaluations, best_fitness(), elapsed_seconds());
-}
-
-void PopulationAlgorithm::advance() {
-  const std::int64_t left = config_.max_evaluations - counters_.evaluations;
-  if (left <= 0 || stop_.stopped()) return;
-  advance_unit(left);
-  ++unit_;
-  stop_.check(counters_.evaluations, best_fitness(), elapsed_seconds());
-}
-
-RunResult PopulationAlgorithm::run(const ProgressFn& progress, const SafePointFn& at_safe_point) {
-  if (!initialized_) initialize();
-  auto report = [&] {
-    if (!progress) return;
-    Progress p;
-    p.evaluations = counters_.evaluations;
-    p.budget = config_.max_evaluations;
-    p.best_fitness = best_fitness();
-    p.elapsed_seconds = elapsed_seconds();
-    progress(p);
-  };
-  report();
-  while (!done()) {
-    if (at_safe_point && !at_safe_point(*this)) break;
-    advance();
-    report();
-  }
-  return result();
+void PopulationAlgorithm::initialize_population() {
+  ScopedPhase timer(timers_, Phase::kInitialization);
+  initialize_members();
 }
 
 RunResult PopulationAlgorithm::result() {
-  RunResult r;
-  r.best_fitness = best_fitness();
+  RunResult r = Algorithm::result();
   const std::vector<real_t> best = best_genes();
   r.distance_to_optimum = host_distance_to_optimum(problem_, best.data());
-  r.counters = counters_;
-  r.phases = timers_;
-  r.wall_seconds = elapsed_seconds();
-  r.stop = stop_.record();
   return r;
 }
 
@@ -91,73 +46,15 @@ void PopulationAlgorithm::evaluate_rows(const real_t* genes, int rows, double* o
 
 AlgorithmState PopulationAlgorithm::save_state() const {
   AlgorithmState s;
-  s.integers["evaluations"] = counters_.evaluations;
-  s.integers["ga_evaluations"] = counters_.ga_evaluations;
-  s.integers["ls_evaluations"] = counters_.ls_evaluations;
-  s.integers["ls_applications"] = counters_.ls_applications;
-  s.integers["restarts"] = counters_.restarts;
-  s.integers["unit"] = unit_;
-  s.integers["target_reached"] = stop_.record().target_reached ? 1 : 0;
-  s.integers["target_evaluations"] = stop_.record().target_evaluations;
-  s.reals["target_seconds"] = {stop_.record().target_seconds};
-  s.reals["elapsed_seconds"] = {elapsed_seconds()};
-  std::vector<double> phases;
-  for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
-    phases.push_back(timers_.seconds(static_cast<Phase>(p)));
-  s.reals["phase_seconds"] = phases;
+  save_common_state(s);
   save_arrays(s);
   return s;
 }
 
 void PopulationAlgorithm::restore_state(const AlgorithmState& s) {
-  counters_ = RunCounters{};
-  counters_.evaluations = integer_of(s, "evaluations");
-  counters_.ga_evaluations = integer_of(s, "ga_evaluations");
-  counters_.ls_evaluations = integer_of(s, "ls_evaluations");
-  counters_.ls_applications = integer_of(s, "ls_applications");
-  counters_.restarts = integer_of(s, "restarts");
-  unit_ = integer_of(s, "unit");
-  const std::vector<double>& phases =
-      reals_of(s, "phase_seconds", static_cast<std::size_t>(Phase::kCount));
-  for (std::size_t p = 0; p < phases.size(); ++p) timers_.set(static_cast<Phase>(p), phases[p]);
+  restore_common_state(s);
   restore_arrays(s);
-  const double elapsed = reals_of(s, "elapsed_seconds", 1)[0];
-  start_ = std::chrono::steady_clock::now() -
-           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-               std::chrono::duration<double>(elapsed));
-  initialized_ = true;
-  // A target reached before the checkpoint keeps its first time; the rule sees it again.
-  if (integer_of(s, "target_reached") != 0) {
-    stop_.check(integer_of(s, "target_evaluations"), best_fitness(),
-                reals_of(s, "target_seconds", 1)[0]);
-  }
-}
-
-const std::vector<real_t>& PopulationAlgorithm::genes_of(const AlgorithmState& s,
-                                                         const std::string& name,
-                                                         std::size_t size) {
-  const auto it = s.genes.find(name);
-  if (it == s.genes.end() || it->second.size() != size)
-    throw UserError("the checkpoint's algorithm state has no array '" + name +
-                    "' of the run's shape");
-  return it->second;
-}
-
-const std::vector<double>& PopulationAlgorithm::reals_of(const AlgorithmState& s,
-                                                         const std::string& name,
-                                                         std::size_t size) {
-  const auto it = s.reals.find(name);
-  if (it == s.reals.end() || it->second.size() != size)
-    throw UserError("the checkpoint's algorithm state has no array '" + name +
-                    "' of the run's shape");
-  return it->second;
-}
-
-std::int64_t PopulationAlgorithm::integer_of(const AlgorithmState& s, const std::string& name) {
-  const auto it = s.integers.find(name);
-  if (it == s.integers.end())
-    throw UserError("the checkpoint's algorithm state has no value '" + name + "'");
-  return it->second;
+  restore_stop_record(s);
 }
 
 #if !defined(CHAINSAW_CUDA)
@@ -199,10 +96,10 @@ std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& con
 #endif
   }
   switch (config.algorithm) {
-    case Algorithm::kDe:
-    case Algorithm::kJde: return std::make_unique<DifferentialEvolution>(config, problem);
-    case Algorithm::kPso: return std::make_unique<ParticleSwarm>(config, problem);
-    case Algorithm::kScatterSearch: return std::make_unique<ScatterSearch>(config, problem);
+    case AlgorithmKind::kDe:
+    case AlgorithmKind::kJde: return std::make_unique<DifferentialEvolution>(config, problem);
+    case AlgorithmKind::kPso: return std::make_unique<ParticleSwarm>(config, problem);
+    case AlgorithmKind::kScatterSearch: return std::make_unique<ScatterSearch>(config, problem);
     default: break;
   }
   CHAINSAW_EXPECTS(false, "make_population_algorithm: MA-SW-Chains runs through MaSwChains");

@@ -9,66 +9,23 @@
 // individuals of a generation; results do not depend on the thread count).
 #pragma once
 
-#include <chrono>
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/algorithms/ma_sw_chains.hpp"  // RunCounters, RunResult, Progress
-#include "core/algorithms/stopping.hpp"
+#include "core/algorithms/algorithm.hpp"
 #include "core/config.hpp"
-#include "core/profiling.hpp"
 #include "fitness/problem.hpp"
 
 namespace chainsaw {
 
-// Everything a checkpoint holds of a population algorithm, by name. Exact: integers as int64,
-// fitness and parameters as double, genes as real_t.
-struct AlgorithmState {
-  std::map<std::string, std::int64_t> integers;
-  std::map<std::string, std::vector<double>> reals;
-  std::map<std::string, std::vector<real_t>> genes;
-};
-
-class PopulationAlgorithm {
+// The algorithms that keep their population on the host (or drive their own GPU kernels) and
+// are checkpointed as named arrays: DE, jDE, PSO, Scatter Search.
+class PopulationAlgorithm : public Algorithm {
  public:
-  using ProgressFn = std::function<void(const Progress&)>;
-  // Called between units once initialised; returning false stops the run there.
-  using SafePointFn = std::function<bool(PopulationAlgorithm&)>;
-
   PopulationAlgorithm(const Config& config, const Problem& problem);
-  virtual ~PopulationAlgorithm() = default;
-  PopulationAlgorithm(const PopulationAlgorithm&) = delete;
-  PopulationAlgorithm& operator=(const PopulationAlgorithm&) = delete;
-
-  // The initial population, evaluated.
-  void initialize();
-  // One unit, cut at the budget.
-  void advance();
-  // The budget is spent or a stopping criterion held.
-  bool done() const { return counters_.evaluations >= config_.max_evaluations || stop_.stopped(); }
-  bool initialized() const { return initialized_; }
-  // True when the budget cuts the next unit short: a checkpoint taken before it resumes with a
-  // larger budget exactly like a run that had the larger budget from the start.
-  virtual bool next_unit_cut_by_budget() const = 0;
-  // initialize() unless restored, then advance() until done() or `at_safe_point` says stop.
-  RunResult run(const ProgressFn& progress = {}, const SafePointFn& at_safe_point = {});
-  RunResult result();
-
-  const Config& config() const { return config_; }
-  const Problem& problem() const { return problem_; }
-  const RunCounters& counters() const { return counters_; }
-  const StopRule& stop_rule() const { return stop_; }
-  virtual double best_fitness() const = 0;
-  virtual std::vector<real_t> best_genes() const = 0;
-  // Individuals the algorithm keeps (for inspect's "slots").
-  virtual int population_size() const = 0;
-  std::int64_t invalid_evaluations() const { return invalid_; }
-  void set_profile(KernelProfile* profile) { profile_ = profile; }
-  void add_phase_time(Phase phase, double seconds) { timers_.add(phase, seconds); }
+  RunResult result() override;
 
   // The state between two units (checkpoints) and its restoration into an algorithm built from
   // the same Config (a larger budget allowed) and problem. restore throws UserError for a
@@ -77,8 +34,8 @@ class PopulationAlgorithm {
   void restore_state(const AlgorithmState& state);
 
  protected:
-  virtual void initialize_population() = 0;  // adds its evaluations to counters_
-  virtual void advance_unit(std::int64_t evaluations_left) = 0;
+  void initialize_population() final;
+  virtual void initialize_members() = 0;  // adds its evaluations to counters_
   virtual void save_arrays(AlgorithmState& state) const = 0;
   virtual void restore_arrays(const AlgorithmState& state) = 0;
 
@@ -87,25 +44,16 @@ class PopulationAlgorithm {
   void evaluate_rows(const real_t* genes, int rows, double* out);
   // A stored array of the expected size, or UserError.
   static const std::vector<real_t>& genes_of(const AlgorithmState& s, const std::string& name,
-                                             std::size_t size);
+                                             std::size_t size) {
+    return state_genes(s, name, size);
+  }
   static const std::vector<double>& reals_of(const AlgorithmState& s, const std::string& name,
-                                             std::size_t size);
-  static std::int64_t integer_of(const AlgorithmState& s, const std::string& name);
-
-  double elapsed_seconds() const;
-
-  const Config& config_;
-  const Problem& problem_;
-  RunCounters counters_;
-  PhaseTimers timers_;
-  KernelProfile* profile_ = nullptr;
-  std::int64_t invalid_ = 0;
-  std::int64_t unit_ = 0;  // units done: the operation counter of the random streams
-
- private:
-  StopRule stop_;
-  bool initialized_ = false;
-  std::chrono::steady_clock::time_point start_;
+                                             std::size_t size) {
+    return state_reals(s, name, size);
+  }
+  static std::int64_t integer_of(const AlgorithmState& s, const std::string& name) {
+    return state_integer(s, name);
+  }
 };
 
 // The algorithm's implementation for the resolved backend (config.algorithm must not be

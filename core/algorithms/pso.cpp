@@ -36,7 +36,7 @@ ParticleSwarm::ParticleSwarm(const Config& config, const Problem& problem)
 
 // Positions uniform in the domain (draws 0..D-1), velocities uniform in [-vmax, vmax]
 // (draws D..2D-1).
-void ParticleSwarm::initialize_population() {
+void ParticleSwarm::initialize_members() {
   const double lower = problem_.lower, width = problem_.width();
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < n_; ++i) {

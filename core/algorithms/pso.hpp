@@ -25,7 +25,7 @@ class ParticleSwarm : public PopulationAlgorithm {
   int population_size() const override { return n_; }
 
  protected:
-  void initialize_population() override;
+  void initialize_members() override;
   void advance_unit(std::int64_t evaluations_left) override;
   void save_arrays(AlgorithmState& state) const override;
   void restore_arrays(const AlgorithmState& state) override;

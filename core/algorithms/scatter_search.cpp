@@ -86,7 +86,7 @@ void ScatterSearch::take_reference_set(const std::vector<real_t>& genes,
   }
 }
 
-void ScatterSearch::initialize_population() {
+void ScatterSearch::initialize_members() {
   const int n = config_.ss_population;
   std::vector<real_t> genes(static_cast<std::size_t>(n) * static_cast<std::size_t>(dim_));
   std::vector<double> fitness(static_cast<std::size_t>(n));

@@ -49,7 +49,7 @@ class ScatterSearch : public PopulationAlgorithm {
   const std::vector<double>& reference_fitness() const { return ref_fitness_; }
 
  protected:
-  void initialize_population() override;
+  void initialize_members() override;
   void advance_unit(std::int64_t evaluations_left) override;
   void save_arrays(AlgorithmState& state) const override;
   void restore_arrays(const AlgorithmState& state) override;

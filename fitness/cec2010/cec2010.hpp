@@ -69,7 +69,8 @@ struct AckleyPartial {
 namespace detail {
 
 // The elliptic weight (10^6)^(i/(n-1)), i 0-based, is exp2(i r) with r = log2(10^6)/(n-1): one
-// exp2 per gene instead of a pow (which made F1 2.8x slower than F2 on the GPU).
+// exp2 per gene instead of a pow, which on the GPU cost more than the rest of the term
+// (bench/results/2026-11-23-h100-cec2010).
 inline constexpr double kLog2Million = 19.931568569324174087;
 CHAINSAW_HD double elliptic_rate(Dim n) {
   return n > 1 ? kLog2Million / static_cast<double>(n - 1) : 0.0;

@@ -46,6 +46,21 @@ std::vector<std::int32_t> random_permutation(Dim dim, std::uint64_t key) {
   return p;
 }
 
+// o_j uniform in the whole domain, as in the CEC 2010 reference code; one stream per 4096
+// variables, so it can be drawn in parallel.
+std::vector<real_t> random_shift(Dim count, double lower, double upper, std::uint64_t seed) {
+  std::vector<real_t> o(static_cast<size_t>(count));
+  const Dim chunks = host_chunk_count(count);
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (Dim c = 0; c < chunks; ++c) {
+    CounterRng rng(derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kShift), c));
+    const Dim end = std::min(count, (c + 1) * kHostChunk);
+    for (Dim j = c * kHostChunk; j < end; ++j)
+      o[j] = static_cast<real_t>(clamp_to(lower + (upper - lower) * rng.uniform(), lower, upper));
+  }
+  return o;
+}
+
 namespace {
 
 constexpr int kM = kCecGroup;
@@ -59,20 +74,8 @@ std::vector<std::int32_t> generate_permutation(Dim dim, std::uint64_t seed) {
       dim, derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kCecPermutation)));
 }
 
-// o_j uniform in the whole domain, as in the CEC 2010 reference code; one stream per 4096
-// variables, so it can be drawn in parallel.
 std::vector<real_t> generate_shift(const FunctionInfo& info, Dim dim, std::uint64_t seed) {
-  std::vector<real_t> o(static_cast<size_t>(dim));
-  const Dim chunks = host_chunk_count(dim);
-#pragma omp parallel for schedule(static) if (chunks > 1)
-  for (Dim c = 0; c < chunks; ++c) {
-    CounterRng rng(derive_key(seed, static_cast<std::uint64_t>(RngPurpose::kShift), c));
-    const Dim end = std::min(dim, (c + 1) * kHostChunk);
-    for (Dim j = c * kHostChunk; j < end; ++j)
-      o[j] = static_cast<real_t>(
-          clamp_to(info.lower + (info.upper - info.lower) * rng.uniform(), info.lower, info.upper));
-  }
-  return o;
+  return random_shift(dim, info.lower, info.upper, seed);
 }
 
 std::vector<std::int32_t> inverse_of(const std::vector<std::int32_t>& perm) {

@@ -60,6 +60,9 @@ CecLayout cec2010_layout(FunctionId id);
 // of 0..dim-1 (Fisher-Yates from one stream). Sequential: the same for any thread count.
 std::vector<double> random_rotation(int n, std::uint64_t key);
 std::vector<std::int32_t> random_permutation(Dim dim, std::uint64_t key);
+// `count` values uniform in [lower, upper], rounded to real_t, from the streams of the problem
+// seed's shift (one per 4096 values, so they are drawn in parallel): CEC 2010's and 2013's o.
+std::vector<real_t> random_shift(Dim count, double lower, double upper, std::uint64_t seed);
 
 // max |(M M^T)_ik - delta_ik| of an n x n row-major matrix.
 double orthogonality_error(const std::vector<double>& m, int n);

@@ -8,8 +8,9 @@
 // same address by the whole warp (a broadcast). The unweighted group values land in
 // values[row * groups + g]; the gene reduction (CecTerm) then reads them at items t = g m.
 // F4-F6 have one group per row: there a whole warp shares it, each lane taking every 32nd
-// component, and a fixed shuffle tree sums the lanes' terms (one thread's 2500 FMAs made their
-// Solis-Wets step ~26 us slower). No atomics: bit-identical run after run, whatever the grid.
+// component, and a fixed shuffle tree sums the lanes' terms (one thread's 2500 FMAs were slower:
+// bench/results/2026-11-23-h100-cec2010). No atomics: bit-identical run after run, whatever the
+// grid.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -5,31 +5,22 @@
 #include <chrono>
 #include <memory>
 
-#include "core/algorithms/population_algorithm.hpp"
-#include "core/algorithms/stopping.hpp"
 #include "core/convergence_trace.hpp"
 #include "core/engines/cuda/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 #include "fitness/problem.hpp"
-#include "io/checkpoint/algorithm_checkpoint.hpp"
-#include "io/checkpoint/checkpoint.hpp"
-#include "io/checkpoint/checkpoint_schedule.hpp"
+#include "io/checkpoint/run_checkpoint.hpp"
 #include "io/cli/profile_report.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
 #include "io/results/result_json.hpp"
+#include "io/run/run_driver.hpp"
 
 namespace chainsaw {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // kAuto takes the GPU only for an objective that can run there.
 Backend choose_backend(Backend requested, const BatchObjective& objective) {
@@ -42,13 +33,6 @@ Backend choose_backend(Backend requested, const BatchObjective& objective) {
   }
   if (requested == Backend::kAuto && !objective.host) requested = Backend::kCuda;
   return resolve_backend(requested);  // throws for kCuda without a usable GPU
-}
-
-// The header of a checkpoint of any algorithm.
-CheckpointHeader read_any_checkpoint_header(const std::string& path) {
-  return checkpoint_algorithm(path) == algorithm_name(Algorithm::kMaSwChains)
-             ? read_checkpoint_header(path)
-             : read_algorithm_checkpoint_header(path);
 }
 
 // The checkpoint's configuration for a resume, checked against the options: the command
@@ -106,52 +90,12 @@ void fill_result(Result& out, const RunResult& r, const ConvergenceTrace& trace,
     out.trace.push_back({p.evaluations, p.seconds, p.best_fitness});
 }
 
-// DE, jDE, PSO or SS: the same options, checkpoints and result as MA-SW-Chains.
-Result run_population(const Config& config, const Problem& problem, Backend backend,
-                      const Options& options, Result out) {
-  if (config.runs > 1) throw UserError("Options::runs: call optimize once per seed");
-  ProfileReport profile;
-  KernelProfile* const buckets = options.profile ? &profile.buckets : nullptr;
-  const auto setup_start = Clock::now();
-  const std::unique_ptr<PopulationAlgorithm> algorithm =
-      make_population_algorithm(config, problem, backend);
-  algorithm->set_profile(buckets);
-  if (!options.resume_from.empty()) {
-    ScopedBucket timer(buckets, Bucket::kCheckpointIo);
-    load_algorithm_checkpoint(options.resume_from, *algorithm);
-  }
-  out.setup_seconds = seconds_since(setup_start);
-  AlgorithmCheckpointSchedule schedule("Options::checkpoint", options.checkpoint,
-                                       options.checkpoint_every, backend, options.stop_requested,
-                                       buckets);
-  ConvergenceTrace trace;
-  const auto run_start = Clock::now();
-  const RunResult r = algorithm->run(
-      [&](const Progress& p) {
-        trace.add(p);
-        if (options.progress) options.progress(p);
-      },
-      [&schedule](PopulationAlgorithm& a) { return schedule.at_safe_point(a); });
-  // A stop rule (time limit, target error) ends the run as its budget would.
-  out.stopped = !algorithm->done() && r.stop.reason == StopReason::kBudget;
-  if (!out.stopped) schedule.at_end(*algorithm);
-  if (buckets) {
-    profile.clock = backend == Backend::kCuda ? "gpu_windows" : "steady_clock";
-    profile.setup_seconds = out.setup_seconds;
-    profile.run_seconds = seconds_since(run_start);
-  }
-  out.best_genes = algorithm->best_genes();
-  out.invalid_evaluations = algorithm->invalid_evaluations();
-  fill_result(out, r, trace, problem.optimum_value);
-  out.json = result_file(config, options, out, r, trace, buckets ? &profile : nullptr);
-  return out;
-}
-
-// The run itself, on either kind of problem: what the command line's execute() does for one
-// process, with the options' progress, stop and checkpoint hooks; `out` comes with its
+// The run itself, on either kind of problem, through the run driver (io/run/run_driver.hpp)
+// with the options' progress, stop and checkpoint hooks; `out` comes with its
 // resumed_at_evaluations set.
 Result run_problem(const Config& config, const Problem& problem, Backend backend,
                    const Options& options, Result out) {
+  if (config.runs > 1) throw UserError("Options::runs: call optimize once per seed");
   if ((options.checkpoint_every.evaluations > 0 || options.checkpoint_every.seconds > 0.0) &&
       options.checkpoint.empty())
     throw UserError("Options::checkpoint_every is set but Options::checkpoint names no file");
@@ -161,55 +105,26 @@ Result run_problem(const Config& config, const Problem& problem, Backend backend
   out.threads = omp_get_max_threads();
   out.backend = backend;
   if (backend == Backend::kCuda) out.device = query_cuda_device().name;
-  if (config.algorithm != Algorithm::kMaSwChains)
-    return run_population(config, problem, backend, options, std::move(out));
 
-  ProfileReport profile;
-  KernelProfile* const buckets = options.profile ? &profile.buckets : nullptr;
-  const auto setup_start = Clock::now();
-  const auto engine = make_engine(config, problem, backend);
-  if (buckets) engine->set_profile(buckets);
-  MaSwChains algorithm(config, problem, *engine);
-  if (!options.resume_from.empty()) {
-    ScopedBucket timer(buckets, Bucket::kCheckpointIo);
-    load_checkpoint(options.resume_from, algorithm);
-  }
-  out.setup_seconds = seconds_since(setup_start);
-
-  CheckpointSchedule schedule("Options::checkpoint", options.checkpoint,
-                              options.checkpoint_every, backend, options.stop_requested, buckets);
-  ConvergenceTrace trace;
-  const auto run_start = Clock::now();
-  StopRule stop(config, problem.optimum_value);  // time_limit_seconds, target_error
-  RunResult r = algorithm.run(
-      [&](const Progress& p) {
-        trace.add(p);
-        if (options.progress) options.progress(p);
-      },
-      [&](MaSwChains& a) {
-        if (stop.check(a.counters().evaluations, a.population().best_fitness(),
-                       a.loop_state().elapsed_seconds))
-          return false;
-        return schedule.at_safe_point(a);
-      });
-  if (algorithm.done()) stop.at_end(r.counters.evaluations, r.best_fitness, r.wall_seconds);
-  r.stop = stop.record();
-  // A stop rule ends the run as its budget would; only Options::stop_requested leaves it open.
-  out.stopped = !algorithm.done() && !stop.stopped();
-  if (!out.stopped) schedule.at_end(algorithm);
-  if (buckets) {
-    engine->flush_profile();
-    profile.clock = backend == Backend::kCuda ? "gpu_windows" : "steady_clock";
-    profile.setup_seconds = out.setup_seconds;
-    profile.run_seconds = seconds_since(run_start);
-  }
-
-  out.best_genes.resize(static_cast<std::size_t>(problem.dim));
-  engine->read_genes(r.best_slot, out.best_genes.data());
-  out.invalid_evaluations = engine->invalid_evaluations();
-  fill_result(out, r, trace, problem.optimum_value);
-
-  out.json = result_file(config, options, out, r, trace, buckets ? &profile : nullptr);
+  DriveOptions d;
+  d.checkpoint = options.checkpoint;
+  d.checkpoint_flag = "Options::checkpoint";
+  d.checkpoint_every = options.checkpoint_every;
+  d.resume_from = options.resume_from;
+  d.profile = options.profile;
+  d.best_genes = true;
+  d.stop_requested = options.stop_requested;
+  d.on_progress = options.progress;
+  const DrivenRun run = drive_run(config, backend, [&problem] { return problem; }, d);
+  out.setup_seconds = run.setup_seconds;
+  // A stop rule (time limit, target error) ends the run as its budget would; only
+  // Options::stop_requested leaves it open.
+  out.stopped = !run.finished;
+  out.best_genes = run.best_genes;
+  out.invalid_evaluations = run.invalid_evaluations;
+  fill_result(out, run.result, run.trace, problem.optimum_value);
+  const ProfileReport* profile = run.profile ? &*run.profile : nullptr;
+  out.json = result_file(config, options, out, run.result, run.trace, profile);
   return out;
 }
 
@@ -230,7 +145,7 @@ Result optimize(const BatchObjective& objective, const Options& options) {
     config.validate();
     backend = choose_backend(config.backend, objective);
   } else {
-    const CheckpointHeader header = read_any_checkpoint_header(options.resume_from);
+    const CheckpointHeader header = read_run_checkpoint_header(options.resume_from);
     const std::string where = "Options::resume_from = " + options.resume_from + ": ";
     if (header.config.function != config.function)
       throw UserError(where + "the checkpoint holds a run on '" + header.config.function +
@@ -259,7 +174,7 @@ Result optimize(const Options& options) {
     const Problem problem = make_problem(config);
     return run_problem(config, problem, backend, options, out);
   }
-  const CheckpointHeader header = read_any_checkpoint_header(options.resume_from);
+  const CheckpointHeader header = read_run_checkpoint_header(options.resume_from);
   if (is_user_objective_name(header.config.function))
     throw UserError("Options::resume_from = " + options.resume_from +
                     ": the checkpoint holds a run on the user objective '" +

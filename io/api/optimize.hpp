@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "core/algorithms/ma_sw_chains.hpp"
+#include "core/algorithms/algorithm.hpp"
 #include "fitness/external_objective.hpp"
 #include "io/parse_value.hpp"
 

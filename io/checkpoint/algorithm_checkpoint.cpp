@@ -87,7 +87,7 @@ Read read_header(const std::string& path, const h5::Handle& file) {
     damaged(path, e.what());
   }
   const Config& c = r.header.config;
-  if (c.algorithm == Algorithm::kMaSwChains ||
+  if (c.algorithm == AlgorithmKind::kMaSwChains ||
       r.state.value("algorithm", "") != algorithm_name(c.algorithm))
     damaged(path, "run/state's algorithm disagrees with its configuration");
   if (s.function != c.function || s.dim != c.dim || s.budget != c.max_evaluations ||
@@ -220,59 +220,6 @@ void load_algorithm_checkpoint(const std::string& path, PopulationAlgorithm& alg
   } catch (const UserError& e) {
     damaged(path, e.what());
   }
-}
-
-AlgorithmCheckpointSchedule::AlgorithmCheckpointSchedule(std::string flag, std::string path,
-                                                         CheckpointInterval every,
-                                                         Backend backend,
-                                                         std::function<bool()> stop_requested,
-                                                         KernelProfile* profile)
-    : flag_(std::move(flag)),
-      path_(std::move(path)),
-      every_(every),
-      backend_(backend),
-      stop_requested_(std::move(stop_requested)),
-      profile_(profile),
-      last_time_(std::chrono::steady_clock::now()) {}
-
-void AlgorithmCheckpointSchedule::write(PopulationAlgorithm& algorithm, const char* reason) {
-  const auto start = std::chrono::steady_clock::now();
-  {
-    ScopedBucket timer(profile_, Bucket::kCheckpointIo);
-    write_algorithm_checkpoint(flag_, path_, algorithm, backend_, reason);
-  }
-  algorithm.add_phase_time(Phase::kCheckpoint,
-                           std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                               .count());
-  last_time_ = std::chrono::steady_clock::now();
-  last_evaluations_ = algorithm.counters().evaluations;
-}
-
-bool AlgorithmCheckpointSchedule::at_safe_point(PopulationAlgorithm& algorithm) {
-  const bool stop = stop_requested_ && stop_requested_();
-  if (path_.empty()) return !stop;
-  if (stop) {
-    write(algorithm, "signal");
-    return false;
-  }
-  if (!final_written_ && algorithm.next_unit_cut_by_budget()) {
-    write(algorithm, "final");
-    final_written_ = true;
-    return true;
-  }
-  const std::int64_t evaluations = algorithm.counters().evaluations;
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_time_).count();
-  if ((every_.evaluations > 0 && evaluations - last_evaluations_ >= every_.evaluations) ||
-      (every_.seconds > 0.0 && seconds >= every_.seconds))
-    write(algorithm, "periodic");
-  return true;
-}
-
-void AlgorithmCheckpointSchedule::at_end(PopulationAlgorithm& algorithm) {
-  if (path_.empty() || final_written_) return;
-  write(algorithm, "final");
-  final_written_ = true;
 }
 
 }  // namespace chainsaw

@@ -32,27 +32,4 @@ CheckpointHeader read_algorithm_checkpoint_header(const std::string& path);
 // allowed) and problem. Throws UserError for a damaged or mismatching file.
 void load_algorithm_checkpoint(const std::string& path, PopulationAlgorithm& algorithm);
 
-// When a population run checkpoints: periodically (--checkpoint-every), before a unit the
-// budget cuts short (so that a resume with a larger budget continues exactly like a longer
-// run), at the end, and when `stop_requested` says so (the run then stops).
-class AlgorithmCheckpointSchedule {
- public:
-  AlgorithmCheckpointSchedule(std::string flag, std::string path, CheckpointInterval every,
-                              Backend backend, std::function<bool()> stop_requested = {},
-                              KernelProfile* profile = nullptr);
-  bool at_safe_point(PopulationAlgorithm& algorithm);
-  void at_end(PopulationAlgorithm& algorithm);
-
- private:
-  void write(PopulationAlgorithm& algorithm, const char* reason);
-  std::string flag_, path_;
-  CheckpointInterval every_;
-  Backend backend_;
-  std::function<bool()> stop_requested_;
-  KernelProfile* profile_;
-  std::chrono::steady_clock::time_point last_time_;
-  std::int64_t last_evaluations_ = 0;
-  bool final_written_ = false;
-};
-
 }  // namespace chainsaw

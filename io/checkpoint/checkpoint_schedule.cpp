@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "core/distributed/agreement.hpp"
-#include "io/checkpoint/checkpoint.hpp"
+#include "io/checkpoint/run_checkpoint.hpp"
 
 namespace chainsaw {
 
@@ -21,7 +21,7 @@ void CheckpointSchedule::distribute(Communicator* comm, const Islands* islands) 
   islands_ = islands;
 }
 
-bool CheckpointSchedule::at_safe_point(MaSwChains& algorithm) {
+bool CheckpointSchedule::at_safe_point(Algorithm& algorithm) {
   bool stop = stop_requested_ && stop_requested_();
   if (comm_) stop = comm_->any(stop);  // a signal may reach the ranks at different units
   if (stop) {
@@ -40,11 +40,11 @@ bool CheckpointSchedule::at_safe_point(MaSwChains& algorithm) {
   return true;
 }
 
-void CheckpointSchedule::at_end(MaSwChains& algorithm) {
+void CheckpointSchedule::at_end(Algorithm& algorithm) {
   if (!path_.empty() && !final_written_) write(algorithm, "final");
 }
 
-bool CheckpointSchedule::due(const MaSwChains& algorithm) const {
+bool CheckpointSchedule::due(const Algorithm& algorithm) const {
   if (every_.evaluations > 0 &&
       algorithm.counters().evaluations - last_evaluations_ >= every_.evaluations)
     return true;  // the same on every rank: their evaluation counts move in step
@@ -55,20 +55,20 @@ bool CheckpointSchedule::due(const MaSwChains& algorithm) const {
   return comm_ ? comm_->any(late) : late;  // each rank's clock: agree
 }
 
-void CheckpointSchedule::write(MaSwChains& algorithm, const char* reason) {
+void CheckpointSchedule::write(Algorithm& algorithm, const char* reason) {
   const auto start = std::chrono::steady_clock::now();
   {
     NvtxRange range(phase_name(Phase::kCheckpoint));
     const IslandState* islands = islands_ ? &islands_->state() : nullptr;
-    if (!comm_ || algorithm.engine().shard().comm) {
-      // One process, or a sharded run's one file: write_checkpoint agrees across the ranks.
-      write_checkpoint(flag_, path_, algorithm, backend_, reason, islands);
+    if (!comm_ || !islands_) {
+      // One process, or a sharded run's one file: the writer agrees across the ranks.
+      write_run_checkpoint(flag_, path_, algorithm, backend_, reason, islands);
     } else {
       // A failed write on one rank leaves every rank's last good file in place: the set stays
       // one consistent point of the run.
       std::optional<StagedFile> staged;
       agree(*comm_, [&] {
-        staged.emplace(stage_checkpoint(flag_, path_, algorithm, backend_, reason, islands));
+        staged.emplace(stage_run_checkpoint(flag_, path_, algorithm, backend_, reason, islands));
       });
       agree(*comm_, [&] { staged->commit(); });
     }

@@ -2,7 +2,7 @@
 // checkpoint_every in the library): called by the host loop between units, it writes a periodic
 // checkpoint when one is due, the final one before a unit that the budget cuts short (so that a
 // resume with a larger budget continues exactly like a longer run), and one when asked to stop.
-// Shared by the command line (io/cli/cli.cpp) and chainsaw::optimize (io/api/optimize.cpp).
+// The one schedule of every algorithm and entry point (the run driver, io/run/run_driver.hpp).
 #pragma once
 
 #include <chrono>
@@ -13,7 +13,7 @@
 #include "core/distributed/communicator.hpp"
 #include "core/config.hpp"
 #include "core/distributed/islands.hpp"
-#include "core/algorithms/ma_sw_chains.hpp"
+#include "core/algorithms/algorithm.hpp"
 #include "core/profiling.hpp"
 #include "io/parse_value.hpp"
 
@@ -34,14 +34,14 @@ class CheckpointSchedule {
   // From then on at_safe_point and at_end are collective.
   void distribute(Communicator* comm, const Islands* islands);
 
-  // For MaSwChains::run's SafePointFn: false stops the run.
-  bool at_safe_point(MaSwChains& algorithm);
+  // For Algorithm::run's SafePointFn: false stops the run.
+  bool at_safe_point(Algorithm& algorithm);
   // After a run that reached its budget: the final checkpoint, unless written already.
-  void at_end(MaSwChains& algorithm);
+  void at_end(Algorithm& algorithm);
 
  private:
-  bool due(const MaSwChains& algorithm) const;
-  void write(MaSwChains& algorithm, const char* reason);
+  bool due(const Algorithm& algorithm) const;
+  void write(Algorithm& algorithm, const char* reason);
 
   std::string flag_;
   std::string path_;

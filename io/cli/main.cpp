@@ -5,9 +5,8 @@
 int main(int argc, char** argv) {
   // Concurrent runs (--runs K) give each run its own stream, and CUDA maps streams onto 8
   // hardware queues unless told otherwise: there one run's Solis-Wets launch (milliseconds)
-  // holds up the small launches queued behind it by other runs. With CUDA's maximum of 32,
-  // --runs 25 at 1e3-D took 26.1 s instead of 56.7 s on the H100
-  // (bench/results/2026-11-26-h100-batch-round-trips). Read when CUDA starts, so set before
+  // holds up the small launches queued behind it by other runs, which CUDA's maximum of 32 spares
+  // them (bench/results/2026-11-26-h100-batch-round-trips). Read when CUDA starts, so set before
   // anything touches it; a value in the environment is kept.
   setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
   return chainsaw::cli_main(argc, argv);

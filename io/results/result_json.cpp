@@ -36,6 +36,7 @@ static void add_algorithm_config(nlohmann::ordered_json& j, const Config& c) {
   j["target_error"] = c.target_error >= 0.0 ? nlohmann::ordered_json(c.target_error)
                                             : nlohmann::ordered_json();
   j["runs"] = c.runs;
+  j["milestones"] = c.milestones;
 }
 
 static void read_algorithm_config(const nlohmann::json& j, Config& c) {
@@ -70,6 +71,7 @@ static void read_algorithm_config(const nlohmann::json& j, Config& c) {
   optional("time_limit_seconds", c.time_limit_seconds);
   optional("target_error", c.target_error);
   optional("runs", c.runs);
+  optional("milestones", c.milestones);  // since --milestones: earlier files have none
   // Written since the `etc` function: earlier files have none.
   optional("etc_class", c.etc_class);
   optional("etc_machines", c.etc_machines);
@@ -279,6 +281,11 @@ nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment
     for (const ConvergenceTrace::Point& p : trace->points())
       points.push_back({p.evaluations, p.seconds, p.best_fitness});
   j["trace"] = points;
+  // --milestones: the best after exactly that many evaluations, the same compact form.
+  nlohmann::ordered_json milestones = nlohmann::ordered_json::array();
+  for (const MilestonePoint& m : r.milestones)
+    milestones.push_back({m.evaluations, m.seconds, m.best_fitness});
+  j["milestones"] = milestones;
   j["profile"] = profile ? profile_to_json(*profile) : nlohmann::ordered_json();
   j["distribute"] =
       distributed ? distributed_to_json(config, *distributed) : nlohmann::ordered_json();

@@ -446,18 +446,22 @@ def inspect(path) -> Dict[str, Any]:
 
 def functions() -> List[Dict[str, Any]]:
     """The built-in functions (``chainsaw functions``): name, lower, upper, separability,
-    formula, optimum_value, cec2010, alias (a second name such as nashed-f13, or None)."""
+    formula, optimum_value, cec2010, janssen, cec2013 (which suite), alias (a second name such
+    as nashed-f13, or None)."""
     return _core.functions()
 
 
 def shift(function: str, dim: int, problem_seed: int = 1) -> np.ndarray:
-    """The optimum o of a paper's function (not cec2010-*) for a problem seed (a run's
+    """The optimum o of a paper's function (not cec2010-*, cec2013-*) for a problem seed (a run's
     problem_seed, or its seed when that is 0), as float64: a user objective that evaluates
     f(x - o) poses the built-in problem."""
     return _native(_core.shift, function, int(dim), int(problem_seed))
 
 
-def evaluate(function: str, x, problem_seed: int = 1) -> np.ndarray:
+def evaluate(function: str, x, problem_seed: int = 1, instance=None) -> np.ndarray:
     """The built-in function's values at the rows of x (2-D; converted to the genes' type),
-    computed as the CPU backend does."""
-    return _native(_core.evaluate, function, x, int(problem_seed))
+    computed as the CPU backend does. instance: what a run's ``--instance`` names (an instance
+    file, or the official data directory of cec2013-* or janssen-*); None: the instance
+    generated from problem_seed."""
+    where = "" if instance is None else os.fspath(instance)
+    return _native(_core.evaluate, function, x, int(problem_seed), where)

@@ -479,7 +479,8 @@ std::pair<DeviceBatchFn, DeviceGraphFn> device_graph_callbacks(py::object captur
 }
 #endif
 
-// The C++ batch callbacks the tests and bench/python_overhead.py hold the Python ones against.
+// The C++ batch callbacks the tests and bench/experiments/python_overhead.py hold the Python ones
+// against.
 HostBatchFn reference_callback(const std::string& kind) {
   if (kind == "maxabs")  // max_j |x_j - 0.25|: exact in any order, so NumPy gives the same bits
     return [](const real_t* genes, Dim pitch, int rows, Dim dim, double* fitness) {
@@ -606,6 +607,7 @@ py::list functions() {
       d["optimum_value"] = function_optimum_value(f.id);
       d["cec2010"] = cec2010_number(f.id) != 0;
       d["janssen"] = janssen_number(f.id) != 0;
+      d["cec2013"] = cec2013_number(f.id) != 0;
       out.append(d);
     }
   return out;
@@ -631,14 +633,17 @@ py::dict inspect(const std::string& path) {
   return d;
 }
 
-Problem builtin_problem(const std::string& function, Dim dim, std::uint64_t problem_seed) {
+// instance: a run's --instance ("" for none).
+Problem builtin_problem(const std::string& function, Dim dim, std::uint64_t problem_seed,
+                        const std::string& instance = "") {
   if (problem_seed == 0) throw UserError("problem_seed = 0: give the run's seed");
-  return make_problem(function, dim, problem_seed, "");
+  return make_problem(function, dim, problem_seed, instance);
 }
 
 py::array_t<double> shift(const std::string& function, Dim dim, std::uint64_t problem_seed) {
   const Problem p = builtin_problem(function, dim, problem_seed);
-  if (p.is_cec2010()) throw UserError("shift: the cec2010-* functions have instances, not a shift");
+  if (p.is_cec2010() || p.is_cec2013())
+    throw UserError("shift: the cec2010-* and cec2013-* functions have instances, not a shift");
   py::array_t<double> o = new_vector(static_cast<py::ssize_t>(dim));
   double* out = o.mutable_data();
   for (Dim j = 0; j < dim; ++j) out[j] = p.shift.value(j);
@@ -647,9 +652,10 @@ py::array_t<double> shift(const std::string& function, Dim dim, std::uint64_t pr
 
 py::array_t<double> evaluate(const std::string& function,
                              py::array_t<real_t, py::array::c_style | py::array::forcecast> x,
-                             std::uint64_t problem_seed) {
+                             std::uint64_t problem_seed, const std::string& instance) {
   if (x.ndim() != 2) throw UserError("evaluate: x must be 2-D (points x variables)");
-  const Problem p = builtin_problem(function, static_cast<Dim>(x.shape(1)), problem_seed);
+  const Problem p =
+      builtin_problem(function, static_cast<Dim>(x.shape(1)), problem_seed, instance);
   py::array_t<double> f = new_vector(x.shape(0));
   double* out = f.mutable_data();
   for (py::ssize_t r = 0; r < x.shape(0); ++r) out[r] = evaluate_host(p, x.data(r, 0));

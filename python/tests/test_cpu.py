@@ -357,6 +357,56 @@ def test_functions_shift_and_evaluate():
         chainsaw.shift("cec2010-f1", 1000)
 
 
+# tests/data/cec2013: the official data and the official code's values (README.md there).
+CEC2013 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data",
+                       "cec2013")
+
+
+def cec2013_reference(point):
+    values = {}
+    with open(os.path.join(CEC2013, "reference.txt")) as f:
+        for line in f:
+            if not line.startswith("#"):
+                n, kind, value = line.split()
+                if kind == point:
+                    values[int(n)] = float(value)
+    return values
+
+
+def cec2013_uniform_point(n, dim, bound):
+    """reference.txt's point uniform-a: SplitMix64's uniforms from seed 0x5eed0000 + 100 n."""
+    state, mask, x = 0x5eed0000 + 100 * n, (1 << 64) - 1, np.empty(dim)
+    for j in range(dim):
+        state = (state + 0x9e3779b97f4a7c15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & mask
+        z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & mask
+        z ^= z >> 31
+        x[j] = -bound + 2.0 * bound * ((z >> 11) * 2.0 ** -53)
+    return x.astype(np.float32)
+
+
+def test_evaluate_cec2013_on_the_official_data_equals_the_official_code(tmp_path):
+    data = os.path.join(CEC2013, "cdatafiles")
+    zero, uniform = cec2013_reference("zero"), cec2013_reference("uniform-a")
+    for n, bound in ((1, 100), (5, 5), (10, 32), (13, 100), (14, 100)):
+        dim = 905 if n in (13, 14) else 1000
+        x = np.stack([np.zeros(dim), cec2013_uniform_point(n, dim, bound)]).astype(chainsaw.GENES)
+        f = chainsaw.evaluate(f"cec2013-f{n}", x, instance=data)
+        assert f[0] == pytest.approx(zero[n], rel=1e-10)
+        assert f[1] == pytest.approx(uniform[n], rel=1e-10)
+    # Without the data: the instance generated from the problem seed, another function.
+    generated = chainsaw.evaluate("cec2013-f1", np.zeros((1, 1000), chainsaw.GENES), 3)[0]
+    assert generated != pytest.approx(zero[1], rel=1e-3)
+    with pytest.raises(chainsaw.ChainsawError, match=r"cannot read F4-xopt\.txt") as e:
+        chainsaw.evaluate("cec2013-f4", np.zeros((1, 1000), chainsaw.GENES), instance=tmp_path)
+    assert "\n" not in str(e.value)
+    with pytest.raises(ValueError):
+        chainsaw.shift("cec2013-f1", 1000)
+    assert [f["name"] for f in chainsaw.functions() if f["cec2013"]] == [
+        f"cec2013-f{n}" for n in range(1, 16)]
+
+
 def test_dry_run(capfd):
     assert chainsaw.minimize("rastrigin", dim=1000, dry_run=True) is True
     assert "memory plan" in capfd.readouterr().out

@@ -1,5 +1,5 @@
 """The Python module on the GPU: a PyTorch (or CuPy) objective gets the engine's rows zero-copy
-on its stream. Skipped without a CUDA build, a GPU or PyTorch; the lead's H100 runs them."""
+on its stream. Skipped without a CUDA build, a GPU or PyTorch; a GPU machine runs them."""
 import math
 
 import numpy as np

@@ -1,4 +1,4 @@
-// The fused passes of the other seeds' multimodal classic functions
+// The fused passes of the other GPU papers' multimodal classic functions
 // (builtin_passes.hpp says why these passes have files of their own).
 #include "core/engines/cuda/builtin_passes.cuh"
 

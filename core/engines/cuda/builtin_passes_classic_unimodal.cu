@@ -1,4 +1,4 @@
-// The fused passes of the other seeds' unimodal classic functions
+// The fused passes of the other GPU papers' unimodal classic functions
 // (builtin_passes.hpp says why these passes have files of their own).
 #include "core/engines/cuda/builtin_passes.cuh"
 

@@ -34,10 +34,10 @@ using device::kThreads;
 using device::ReduceShape;
 using device::Spread;
 
-// Launch sizes from the device (seed 001's lesson). The plan holds the largest shapes (every SM
-// at full occupancy), which size the RNG states and the partials; each launch then takes the one
-// wave of blocks its own kernel can keep resident (Impl::launch_reduce). All of it per slice of
-// the genes (one slice unless config.gpu_slices > 1 or sharded): each slice is a wave.
+// Launch sizes from the device, as Qin et al. 2012 derive theirs. The plan holds the largest shapes
+// (every SM at full occupancy), which size the RNG states and the partials; each launch then takes
+// the one wave of blocks its own kernel can keep resident (Impl::launch_reduce). All of it per
+// slice of the genes (one slice unless config.gpu_slices > 1 or sharded): each slice is a wave.
 struct LaunchPlan {
   int sm_count = 1;
   int batch = 1;
@@ -212,12 +212,10 @@ bool gpu_evaluates_stored_vectors(const Problem& problem) {
 
 // The evaluation pass of a built-in function reads o from a device copy (StoredShiftTerm), kept
 // in L2 by a persisting window; the passes that make genes (initialisation, crossover,
-// Solis-Wets) hash it. Measured on the H100 (docs/performance.md, What we tried): the copy
-// speeds a batch's evaluation at 1e6-D by 3-24% (Salomon 69 -> 74% of copy bandwidth, Schwefel
-// 1.2 48 -> 60%), its rows sharing o in L2, but read in every pass it slowed the 3e6-D run
-// (19.2 -> 20.5 s): the making passes' own streams evict it, and their random numbers keep the
-// GPU busy anyway. Engines whose rows are laid out in slices hash: the copy would have to
-// follow the slices.
+// Solis-Wets) hash it: the copy's rows share o in L2, but the making passes' own streams would
+// evict it, and their random numbers keep the GPU busy anyway. Engines whose rows are laid out
+// in slices hash: the copy would have to follow the slices.
+// Measured: bench/results/2026-11-23-h100-fitness-kernels (docs/what-we-tried.md).
 bool reads_stored_shift(const Problem& problem, int slices, bool sharded) {
   return !sharded && slices == 1 && !problem.is_cec2010() && !problem.is_external();
 }
@@ -234,11 +232,9 @@ bool rows_fit_quarter_of_l2(const Problem& problem, int rows) {
 // function evaluated as its candidates are made) keeps each step's dif in a row of its own for
 // the apply of a success, instead of drawing it again: where the rows that its steps read from
 // L2 take at most a quarter of it. That is the dif row alone where x and the bias are staged in
-// shared memory, and all three rows where they are not (sw_dif_beside_genes_in_l2). Measured on
-// the H100 with the genes in memory (docs/performance.md): local search 4-5% faster at 1e5-D
-// (1.2 MB), the same at 1e6-D (12 MB), 4% slower at 3e6-D (36 MB of its 50 MB L2). With them
-// staged and the dif row alone in L2, on the H200 at 3e6-D: 6-19% faster for four of the paper
-// functions, 7% slower for Salomon, whose step is the cheapest.
+// shared memory, and all three rows where they are not (sw_dif_beside_genes_in_l2): beyond
+// that the row pushes what the step reads out of L2 between its pass and its apply.
+// Measured: bench/results/2026-11-27-h100-kept-dif, bench/results/2026-11-28-h200-sw-dif-row.
 bool keeps_sw_dif(const Problem& problem, int slices, bool sharded) {
   return !sharded && slices == 1 && !gpu_evaluates_stored_vectors(problem) &&
          rows_fit_quarter_of_l2(problem, 1);
@@ -249,8 +245,8 @@ bool sw_dif_beside_genes_in_l2(const Problem& problem) {
 
 // A persisting L2 window over a device range: launches given window() keep the range's lines in
 // L2 against the other accesses' (CUDA's access policy window). The evaluation pass reads o in
-// one, for the genes it streams would evict o between launches (measured on the H100: 4 of
-// 84 MB read from DRAM per 1e6-D batch). The device's set-aside for persisting
+// one, for the genes it streams would evict o between launches
+// (bench/results/2026-11-23-h100-fitness-kernels). The device's set-aside for persisting
 // lines is raised to the range, up to its maximum (the window then persists that share of it),
 // and given back, with the lines, when the window goes. Devices without one get no window.
 class PersistingL2Window {
@@ -331,11 +327,12 @@ std::size_t external_device_bytes(const Problem& problem, int max_rows, int batc
 // syncs. A window is timed by the host clock, from its first mark to the return of the sync that
 // waits for it: the GPU idles at both ends (the host was waiting before, and decides after), so
 // that is the window's device time plus its launch and wait latency. Most windows hold a single
-// bucket (a crossover batch, a distance pass, a sort) and cost no CUDA event at all: at 1e5-D
-// two events per window cost the run 3.5%. A window whose bucket changes (a CEC 2010 or user
-// objective's separate evaluations, a copy then an evaluation) records an event at each change
-// and one at its end; the buckets after the first take their event intervals, the first the
-// rest of the window. Off, mark() returns at its first line; no sync is ever added.
+// bucket (a crossover batch, a distance pass, a sort) and cost no CUDA event at all (events per
+// window cost the run more than profiling may: bench/results/2026-11-23-h100-profiling). A
+// window whose bucket changes (a CEC 2010 or user objective's separate evaluations, a copy then
+// an evaluation) records an event at each change and one at its end; the buckets after the
+// first take their event intervals, the first the rest of the window. Off, mark() returns at
+// its first line; no sync is ever added.
 class PhaseTimeline {
  public:
   static constexpr int kPool = 2048;
@@ -851,8 +848,9 @@ struct CudaEngine::Impl {
   }
 
   // The small per-launch copies (indices, specs, results, a few KiB) are not marked: they are
-  // timed with the kernel they feed or follow. Two events each cost --profile more than 2% of
-  // the run at 1e5-D; the transfers bucket holds the copies of whole individuals.
+  // timed with the kernel they feed or follow, for events around each cost --profile more than
+  // they measure (bench/results/2026-11-23-h100-profiling); the transfers bucket holds the
+  // copies of whole individuals.
   template <class T>
   void to_device(T* dst, PinnedBuffer<T>& staging, const T* src, int count) {
     std::copy(src, src + count, staging.data());

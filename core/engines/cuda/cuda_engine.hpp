@@ -1,6 +1,6 @@
-// The GPU backend (seed 003 §5): genes, bias vectors, fitness and cuRAND XORWOW states stay in
-// device memory for the whole run; the host loop only sends small index arrays and reads back
-// fitness values and the sorted order. CUDA types stay behind the pimpl so that plain C++
+// The GPU backend (Lastra et al. 2014 §5): genes, bias vectors, fitness and cuRAND XORWOW states
+// stay in device memory for the whole run; the host loop only sends small index arrays and reads
+// back fitness values and the sorted order. CUDA types stay behind the pimpl so that plain C++
 // translation units can hold an engine.
 #pragma once
 

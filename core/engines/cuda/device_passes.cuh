@@ -1,10 +1,10 @@
-// The GPU passes that make individuals and evaluate them in the same sweep (seed 003 §5), for one
-// fitness function: random initial genes, a crossover batch, a stored individual's evaluation and
-// the Solis-Wets moves. CudaEngine holds them behind FusedPasses, so that the passes of a user's
-// per-gene objective, instantiated in the user's nvcc translation unit
-// (include/chainsaw/device_objective.cuh), run in the engine exactly as the built-in functions'
-// do: the same kernels, launch shapes and reduction trees. A user objective identical to a
-// built-in function therefore gives bit-identical runs on the GPU too.
+// The GPU passes that make individuals and evaluate them in the same sweep (Lastra et al. 2014 §5),
+// for one fitness function: random initial genes, a crossover batch, a stored individual's
+// evaluation and the Solis-Wets moves. CudaEngine holds them behind FusedPasses, so that the passes
+// of a user's per-gene objective, instantiated in the user's nvcc translation unit
+// (include/chainsaw/device_objective.cuh), run in the engine exactly as the built-in functions' do:
+// the same kernels, launch shapes and reduction trees. A user objective identical to a built-in
+// function therefore gives bit-identical runs on the GPU too.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -115,11 +115,10 @@ int blocks_per_sm(const PassContext& c) {
 
 // Genes per lane's run of the Solis-Wets step of a problem of `dim` genes: kShortLane where
 // one tile per warp of runs that short needs no more than two blocks per SM (the chain kernel's
-// co-resident grid), else kVec. A step is bound by the latency of one lane's run; at kVec a
-// 10^5-D step fills 49 of the H100's 132 SMs, at kShortLane 98 with half as long a chain per
-// lane (local search 1.06 -> 0.74 s for Rastrigin). Where the grid is full anyway a warp takes
-// several tiles, and the longer runs keep more independent work per lane (at 10^6-D short runs
-// took 2.46 -> 3.37 s). Measured: docs/performance.md.
+// co-resident grid), else kVec. A small step is bound by the latency of one lane's run, so twice
+// the blocks with half as long a chain pay; where the grid is full anyway a warp takes several
+// tiles, and the longer runs keep more independent work per lane.
+// Measured: bench/results/2026-11-27-h100-short-lanes.
 inline int sw_lane_genes(Dim dim, int sm_count) {
   const Dim short_tiles_per_block = static_cast<Dim>(kWarps) * 32 * kShortLane;
   const Dim blocks = (dim + short_tiles_per_block - 1) / short_tiles_per_block;
@@ -258,8 +257,7 @@ auto reduce_kernel(const PassContext& c) {
   return reduce_kernel_of<Term, Op, kWholeRows>();
 }
 
-// One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle
-// (measured: 1.58 waves cost the 3e6-D evaluation 40% of its time).
+// One wave of blocks exactly: a partial second wave would run on a few SMs while the rest idle.
 inline ReduceShape launch_shape(const PassContext& c, Spread spread, int blocks_per_sm,
                                 int lane_genes = kVec) {
   const int wave = c.sm_count * std::min(blocks_per_sm, 2048 / kThreads);
@@ -355,7 +353,7 @@ class FusedPasses {
   // (c.sw_pairs_blocks, sw_chain_pairs_blocks). Whole rows only (not sliced). Returns the
   // launch's threads per block, or 0, launching nothing, where that shape has more blocks than
   // the chain kernel can hold resident (a smaller grid would cut the genes otherwise than the
-  // launch per step, and it was slower: docs/performance.md, "What we tried"), or where it
+  // launch per step, and it was slower: docs/what-we-tried.md), or where it
   // would keep dif beside x and the bias in memory and the three rows overfill L2
   // (c.sw_dif_beside_genes_in_l2).
   virtual int solis_wets_chain(const PassContext& c, real_t* x, real_t* bias, real_t* step_dif,

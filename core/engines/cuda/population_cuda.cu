@@ -35,7 +35,7 @@ DeviceBatchFn batch_kernel(const Problem& problem) {
 
 bool population_runs_on_cuda(const Config& config, const Problem& problem, std::string* why) {
   const char* reason = nullptr;
-  if (config.algorithm == Algorithm::kMaSwChains)
+  if (config.algorithm == AlgorithmKind::kMaSwChains)
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
   else if (problem.is_external() && !problem.is_janssen() && !evaluated_by_batch_kernel(problem))
     reason = "the GPU population path evaluates the built-in functions only, not user objectives";
@@ -81,7 +81,7 @@ class CudaPopulation final : public PopulationAlgorithm {
  public:
   CudaPopulation(const Config& config, const Problem& problem)
       : PopulationAlgorithm(config, problem),
-        pso_(config.algorithm == Algorithm::kPso),
+        pso_(config.algorithm == AlgorithmKind::kPso),
         n_(config.algorithm_population()),
         dim_(problem.dim),
         vmax_(config.pso_vmax * problem.width()) {
@@ -114,7 +114,7 @@ class CudaPopulation final : public PopulationAlgorithm {
       evaluate_rows(nullptr, 0, nullptr);  // the function's data to the device, before the clock
     }
     host_fitness_.assign(static_cast<std::size_t>(n_), 0.0);
-    const bool adaptive = config.algorithm == Algorithm::kJde;
+    const bool adaptive = config.algorithm == AlgorithmKind::kJde;
     const std::vector<double> f(static_cast<std::size_t>(n_), adaptive ? kJdeInitialF : config.de_f);
     const std::vector<double> cr(static_cast<std::size_t>(n_),
                                  adaptive ? kJdeInitialCr : config.de_cr);
@@ -138,7 +138,7 @@ class CudaPopulation final : public PopulationAlgorithm {
   int population_size() const override { return n_; }
 
  protected:
-  void initialize_population() override {
+  void initialize_members() override {
     ScopedBucket timer(profile_, Bucket::kFitness);
     dispatch([&](auto fn) {
       using Fn = decltype(fn);
@@ -249,7 +249,7 @@ class CudaPopulation final : public PopulationAlgorithm {
                            f_[current_].data(), cr_[current_].data(), f_[next].data(),
                            cr_[next].data(), n_, count, dim_, problem_.lower, problem_.upper,
                            shift_, config_.seed, static_cast<std::uint64_t>(generation_),
-                           config_.algorithm == Algorithm::kJde,
+                           config_.algorithm == AlgorithmKind::kJde,
                            config_.de_crossover == DeCrossover::kExponential, config_.jde_tau1,
                            config_.jde_tau2, janssen_view_};
     device::de_generation_kernel<Fn><<<n_, threads_, shared_bytes<Fn>(), stream_.get()>>>(a);
@@ -431,7 +431,7 @@ std::unique_ptr<PopulationAlgorithm> make_cuda_population_algorithm(const Config
   if (!population_runs_on_cuda(config, problem, &why))
     throw UserError(std::string("--algorithm ") + algorithm_name(config.algorithm) +
                     " --backend cuda: " + why + "; use --backend cpu");
-  if (config.algorithm == Algorithm::kScatterSearch)
+  if (config.algorithm == AlgorithmKind::kScatterSearch)
     return std::make_unique<CudaScatterSearch>(config, problem);
   return std::make_unique<CudaPopulation>(config, problem);
 }
