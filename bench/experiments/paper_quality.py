@@ -301,7 +301,8 @@ def report_text(rows):
     machines = sorted({f"{r['backend']}: {r['device']}, {r['genes']} genes" for r in rows})
     evals = sorted({r["evals"] for r in rows})
     out = [f"{len(rows)} runs; {'; '.join(machines)}; {', '.join(evals)} evaluations; the "
-           f"paper's means and sigmas from its Tables 15-20 (bench/experiments/lastra_tables.py).", ""]
+           f"paper's means and sigmas from its Tables 15-20 "
+           f"(bench/experiments/lastra_tables.py).", ""]
     out += summary_table(by, setups, dims) + [""]
     best = best_setup(rows)
     if best:
