@@ -178,6 +178,20 @@ int run_command(const RunOptions& o, const Ranks& ranks) {
   return execute(config, env, o, [&config] { return make_problem(config); }, {}, ranks);
 }
 
+// A resume needs the backend that wrote the checkpoint: its GPU, or the host memory it takes.
+void check_resume_machine(const std::string& file, const Config& config, int shard_ranks,
+                          RunEnvironment& env) {
+  if (env.backend != Backend::kCuda) {
+    check_host_memory(config, shard_ranks);
+    return;
+  }
+  const DeviceInfo device = query_cuda_device();
+  if (!device.available)
+    throw UserError("checkpoint " + file + " was written by the cuda backend and this "
+                    "machine has no usable GPU (" + device.reason + ")");
+  env.device = device.name;
+}
+
 // A resume's flags against the checkpoint `file` it continues: one line for a flag that names
 // another run (--function, --dim, --distribute).
 [[noreturn]] void resume_mismatch(const std::string& file, const std::string& flag,
@@ -256,15 +270,7 @@ int resume_command(ResumeOptions& r, const Ranks& ranks) {
     env.backend = header.backend;
     select_rank_gpu(config, ranks);
     lay_out_shards(config, ranks, env.backend, true);
-    if (env.backend == Backend::kCuda) {
-      const DeviceInfo device = query_cuda_device();
-      if (!device.available)
-        throw UserError("checkpoint " + file + " was written by the cuda backend and this "
-                        "machine has no usable GPU (" + device.reason + ")");
-      env.device = device.name;
-    } else {
-      check_host_memory(config, ranks.shard_ranks());
-    }
+    check_resume_machine(file, config, ranks.shard_ranks(), env);
   });
   if (ranks.islands()) {
     // The islands' files must be one point of the run: a set mixed from two checkpoints (a
@@ -377,15 +383,7 @@ ResumeRequest parse_resume_request(const std::vector<std::string>& args) {
   RunEnvironment env;
   env.backend = header.backend;
   env.checkpoint = r.run.checkpoint;
-  if (env.backend == Backend::kCuda) {
-    const DeviceInfo device = query_cuda_device();
-    if (!device.available)
-      throw UserError("checkpoint " + file + " was written by the cuda backend and this "
-                      "machine has no usable GPU (" + device.reason + ")");
-    env.device = device.name;
-  } else {
-    check_host_memory(config);
-  }
+  check_resume_machine(file, config, 1, env);
   env.resumed_from = file;
   env.resumed_at_evaluations = header.summary.evaluations;
   const RunOptions& o = r.run;
