@@ -403,7 +403,8 @@ Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t p
   if (p.shift.levels < 2) {  // a box narrower than float steps at its distance from 0
     char text[64];
     std::snprintf(text, sizeof text, "%.17g,%.17g", p.lower, p.upper);
-    throw UserError(std::string("--domain = ") + text + ": too narrow for float genes so far from 0");
+    throw UserError(std::string("--domain = ") + text +
+                    ": too narrow for float genes so far from 0");
   }
   if (cec2010_number(info.id) != 0) {
     p.cec = instance ? std::move(instance)

@@ -91,8 +91,9 @@ const FunctionInfo& function_info(const std::string& name);
 const FunctionInfo& function_info(FunctionId id);
 
 // o_j uniform in the middle 60% of the domain (20% away from each bound, algorithm.md), or in the
-// whole domain (ShiftRange::kWhole), from one keyed round of a 32-bit hash of j: on the GPU o is recomputed for every gene of every
-// evaluation, so its cost decides whether a fitness pass is bound by memory or by arithmetic.
+// whole domain (ShiftRange::kWhole), from one keyed round of a 32-bit hash of j: on the GPU o is
+// recomputed for every gene of every evaluation, so its cost decides whether a fitness pass is
+// bound by memory or by arithmetic.
 // The o_j lie on a grid first + step * m, m in [0, levels), with step a power of two chosen so
 // that every grid point is a float: first + step * m is then exact in double, on the host and
 // on the device alike (FMA contraction or not), and needs no rounding to real_t. m is the high
@@ -204,7 +205,7 @@ struct SearchBox {
 // Parses --domain's "LOWER,UPPER" (finite, LOWER < UPPER); throws UserError naming `flag`.
 SearchBox parse_domain(const std::string& flag, const std::string& text);
 // Throws UserError when a box other than the default is given to a function that keeps its own
-// (CEC 2010, Janssen et al.'s, the functions of generated data).
+// (the CEC suites, Janssen et al.'s, the functions of generated data).
 void check_search_box(const FunctionInfo& info, const SearchBox& box);
 
 struct CecInstance;

@@ -63,7 +63,8 @@ TEST(SearchBox, ABoxSetsEveryBoundAndPutsOInItsMiddleSixtyPercent) {
 
 TEST(SearchBox, TheWholeShiftRangeSpansTheBoxAndAnOffCentreBoxKeepsItsCentre) {
   constexpr Dim kDim = 100000;
-  const Problem whole = Problem::make("salomon", kDim, 2, nullptr, {}, box(-1, 1, ShiftRange::kWhole));
+  const Problem whole =
+      Problem::make("salomon", kDim, 2, nullptr, {}, box(-1, 1, ShiftRange::kWhole));
   auto [lo, hi] = shift_extent(whole);
   EXPECT_GE(lo, -1.0);
   EXPECT_LE(hi, 1.0);
@@ -78,7 +79,8 @@ TEST(SearchBox, TheWholeShiftRangeSpansTheBoxAndAnOffCentreBoxKeepsItsCentre) {
 }
 
 TEST(SearchBox, ConventionalDomainWithTheWholeShiftRangeSpansTheFunctionsDomain) {
-  const Problem p = Problem::make("rastrigin", 100000, 5, nullptr, {}, box(0, 0, ShiftRange::kWhole));
+  const Problem p =
+      Problem::make("rastrigin", 100000, 5, nullptr, {}, box(0, 0, ShiftRange::kWhole));
   EXPECT_EQ(p.lower, -5.12);
   EXPECT_EQ(p.upper, 5.12);
   const auto [lo, hi] = shift_extent(p);
