@@ -129,12 +129,16 @@ EtcOptions Config::etc_options() const {
   return {etc_class, etc_machines, etc_lambda, etc_flowtime};
 }
 
+SearchBox Config::search_box() const { return {domain_lower, domain_upper, shift_range}; }
+
 void Config::validate() const {
   require(dim >= 1, "--dim", dim, "must be at least 1");
   if (is_user_objective_name(function)) {  // a library run on a user objective
     if (function.size() == std::string(kUserObjectivePrefix).size())
       throw UserError("the objective has no name");
     if (!instance.empty()) throw UserError("a user objective reads no --instance file");
+    if (!search_box().is_default())
+      throw UserError("--domain, --shift-range: a user objective has its own domain and optimum");
   } else {
     const FunctionInfo& info = function_info(function);  // throws for an unknown name
     check_dimension(info, dim);
@@ -144,6 +148,12 @@ void Config::validate() const {
       throw UserError("--instance = " + instance +
                       ": only the cec2010-*, cec2013-* and janssen-* functions (and etc) read one");
     if (etc) check_etc_options(etc_options());
+    check_search_box(info, search_box());
+  }
+  if (!(domain_lower == 0.0 && domain_upper == 0.0) && !(domain_lower < domain_upper)) {
+    std::ostringstream msg;
+    msg << "--domain = " << domain_lower << "," << domain_upper << ": LOWER must be below UPPER";
+    throw UserError(msg.str());
   }
   require(population_size >= 2, "--population", population_size, "must be at least 2");
   require(batch >= 1, "--batch", batch, "must be at least 1");

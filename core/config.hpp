@@ -11,6 +11,8 @@
 namespace chainsaw {
 
 struct EtcOptions;  // fitness/problem.hpp
+struct SearchBox;   // fitness/problem.hpp
+enum class ShiftRange;  // fitness/problem.hpp; a value-initialised one is kMiddle
 
 enum class Backend { kAuto, kCpu, kCuda };
 const char* backend_name(Backend b);
@@ -56,6 +58,11 @@ struct Config {
   int etc_machines = 16;
   double etc_lambda = 0.75;
   std::string etc_flowtime = "completion";
+  // The search box (`--domain`, `--shift-range`): domain_lower < domain_upper replaces the
+  // function's conventional domain; o in the box's middle 60% (kMiddle) or anywhere in it.
+  double domain_lower = 0.0;
+  double domain_upper = 0.0;
+  ShiftRange shift_range{};
 
   // Steady-state GA
   int population_size = 50;
@@ -114,6 +121,7 @@ struct Config {
 
   std::uint64_t effective_problem_seed() const { return problem_seed ? problem_seed : seed; }
   EtcOptions etc_options() const;
+  SearchBox search_box() const;
   int capacity() const { return population_size + batch; }
   // The population the chosen algorithm keeps (MA-SW-Chains: N; DE/jDE: NP; PSO: particles;
   // SS: the diversification population P).

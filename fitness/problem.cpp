@@ -1,6 +1,8 @@
 #include "fitness/problem.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <utility>
@@ -264,6 +266,41 @@ void check_dimension(const FunctionInfo& info, Dim dim) {
     throw UserError(prefix + ": at most 2^31 - 1 tasks");
 }
 
+const char* shift_range_name(ShiftRange r) { return r == ShiftRange::kWhole ? "whole" : "middle"; }
+
+ShiftRange parse_shift_range(const std::string& flag, const std::string& text) {
+  for (const ShiftRange r : {ShiftRange::kMiddle, ShiftRange::kWhole})
+    if (text == shift_range_name(r)) return r;
+  throw UserError(flag + " = " + text + ": must be middle or whole");
+}
+
+SearchBox parse_domain(const std::string& flag, const std::string& text) {
+  const auto comma = text.find(',');
+  auto number = [&](const std::string& part, double& value) {
+    char* end = nullptr;
+    value = std::strtod(part.c_str(), &end);
+    return !part.empty() && end == part.c_str() + part.size() &&
+           std::isfinite(static_cast<float>(value));
+  };
+  SearchBox box;
+  if (comma == std::string::npos || !number(text.substr(0, comma), box.lower) ||
+      !number(text.substr(comma + 1), box.upper) || !(box.lower < box.upper))
+    throw UserError(flag + " = " + text +
+                    ": must be LOWER,UPPER, two finite numbers with LOWER < UPPER (--domain=-1,1)");
+  return box;
+}
+
+void check_search_box(const FunctionInfo& info, const SearchBox& box) {
+  if (box.is_default()) return;
+  // A per-gene term on a hashed shift can take any box; instances and data keep their own.
+  for (const auto* table : {&all_functions(), &classic_functions()})
+    for (const auto& entry : *table)
+      if (entry.id == info.id) return;
+  throw UserError(std::string(box.conventional_domain() ? "--shift-range" : "--domain") + ": " +
+                  info.name + " keeps its own domain and shift (only the paper's six and the "
+                  "classic functions take another box)");
+}
+
 namespace {
 
 // A function of generated data as a built-in objective over stored vectors: the host callback
@@ -334,9 +371,11 @@ Problem Problem::make_etc(std::shared_ptr<const EtcInstance> instance) {
 }
 
 Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
-                      std::shared_ptr<const CecInstance> instance, const EtcOptions& etc_options) {
+                      std::shared_ptr<const CecInstance> instance, const EtcOptions& etc_options,
+                      const SearchBox& box) {
   const FunctionInfo& info = function_info(function_name);
   check_dimension(info, dim);
+  check_search_box(info, box);
   if (info.id == FunctionId::kSchwefel26 || info.id == FunctionId::kSchwefel213)
     return make_schwefel_matrix(info, dim, problem_seed);
   if (info.id == FunctionId::kEtcScheduling) {
@@ -357,10 +396,16 @@ Problem Problem::make(const std::string& function_name, Dim dim, std::uint64_t p
   Problem p;
   p.function = info.id;
   p.dim = dim;
-  p.lower = info.lower;
-  p.upper = info.upper;
+  p.lower = box.conventional_domain() ? info.lower : box.lower;
+  p.upper = box.conventional_domain() ? info.upper : box.upper;
   p.optimum_value = function_optimum_value(info.id);
-  p.shift = benchmark_shift(info.lower, info.upper, problem_seed);
+  p.shift = benchmark_shift(p.lower, p.upper, problem_seed, box.shift_range);
+  if (p.shift.levels < 2) {  // a box narrower than float steps at its distance from 0
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g,%.17g", p.lower, p.upper);
+    throw UserError(std::string("--domain = ") + text +
+                    ": too narrow for float genes so far from 0");
+  }
   if (cec2010_number(info.id) != 0) {
     p.cec = instance ? std::move(instance)
                      : std::make_shared<const CecInstance>(

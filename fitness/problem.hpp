@@ -90,9 +90,10 @@ const std::vector<const std::vector<FunctionInfo>*>& function_tables();
 const FunctionInfo& function_info(const std::string& name);
 const FunctionInfo& function_info(FunctionId id);
 
-// o_j uniform in the middle 60% of the domain (20% away from each bound, algorithm.md), from one
-// keyed round of a 32-bit hash of j: on the GPU o is recomputed for every gene of every
-// evaluation, so its cost decides whether a fitness pass is bound by memory or by arithmetic.
+// o_j uniform in the middle 60% of the domain (20% away from each bound, algorithm.md), or in the
+// whole domain (ShiftRange::kWhole), from one keyed round of a 32-bit hash of j: on the GPU o is
+// recomputed for every gene of every evaluation, so its cost decides whether a fitness pass is
+// bound by memory or by arithmetic.
 // The o_j lie on a grid first + step * m, m in [0, levels), with step a power of two chosen so
 // that every grid point is a float: first + step * m is then exact in double, on the host and
 // on the device alike (FMA contraction or not), and needs no rounding to real_t. m is the high
@@ -109,11 +110,12 @@ struct Shift {
   double origin52 = 0.0;      // first - step * 2^52: grid_point's constant, exact
   const real_t* stored = nullptr;  // o_j = stored[j]; host or device memory, where it is used
 
-  static Shift hashed(std::uint64_t key, double lower, double width) {
+  // span: the share of the width that o covers, centred (0.6: the middle 60%; 1: all of it).
+  static Shift hashed(std::uint64_t key, double lower, double width, double span = 0.6) {
     Shift s;
     s.key_in = static_cast<std::uint32_t>(key);
     s.key_mid = static_cast<std::uint32_t>(key >> 32);
-    const double centre = lower + 0.5 * width, half = 0.3 * width;
+    const double centre = lower + 0.5 * width, half = 0.5 * span * width;
     // Points up to |centre| + half must be integers times step below 2^23: floats.
     int exponent = 0;
     std::frexp((std::fabs(centre) + half) / 8388608.0, &exponent);
@@ -174,12 +176,37 @@ CHAINSAW_HD double shifted_gene(double x, const Shift& shift, Dim j) {
   return x - shift.value(j);
 }
 
+// Where o lies in the search box (`--shift-range`): its middle 60%, chainsaw's rule, which keeps
+// the optimum away from the centre and the bounds alike; or anywhere in it, as CEC 2010 draws o.
+enum class ShiftRange { kMiddle, kWhole };
+const char* shift_range_name(ShiftRange r);
+// Throws UserError naming `flag` for anything but "middle" or "whole".
+ShiftRange parse_shift_range(const std::string& flag, const std::string& text);
+
 // The shift o of the paper's functions for a problem seed (o_j in the middle 60% of
-// [lower, upper]). A user objective that applies it gives the built-in function's problem.
-inline Shift benchmark_shift(double lower, double upper, std::uint64_t problem_seed) {
+// [lower, upper], or in all of it). A user objective that applies it gives the built-in
+// function's problem.
+inline Shift benchmark_shift(double lower, double upper, std::uint64_t problem_seed,
+                             ShiftRange range = ShiftRange::kMiddle) {
   return Shift::hashed(derive_key(problem_seed, static_cast<std::uint64_t>(RngPurpose::kShift)),
-                       lower, upper - lower);
+                       lower, upper - lower, range == ShiftRange::kWhole ? 1.0 : 0.6);
 }
+
+// The search box of a per-gene benchmark function (`--domain`, `--shift-range`;
+// docs/paper-quality.md): by default the function's conventional domain with o in its middle 60%.
+// Another box changes the problem, not the function: init, clipping, BGA steps and o follow it.
+struct SearchBox {
+  double lower = 0.0;  // lower < upper: every variable in [lower, upper]; else the function's own
+  double upper = 0.0;
+  ShiftRange shift_range = ShiftRange::kMiddle;
+  bool conventional_domain() const { return !(lower < upper); }
+  bool is_default() const { return conventional_domain() && shift_range == ShiftRange::kMiddle; }
+};
+// Parses --domain's "LOWER,UPPER" (finite, LOWER < UPPER); throws UserError naming `flag`.
+SearchBox parse_domain(const std::string& flag, const std::string& text);
+// Throws UserError when a box other than the default is given to a function that keeps its own
+// (the CEC suites, Janssen et al.'s, the functions of generated data).
+void check_search_box(const FunctionInfo& info, const SearchBox& box);
 
 struct CecInstance;
 struct EtcInstance;
@@ -232,9 +259,10 @@ struct Problem {
   // checkpoint's); null = generate o, P and M from problem_seed. Throws UserError for an unknown
   // function or a dimension the function does not allow.
   // etc_options: the `etc` function only (its matrix generated from problem_seed).
+  // box: another domain or shift range, for the paper's six and the classic functions only.
   static Problem make(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
                       std::shared_ptr<const CecInstance> instance = nullptr,
-                      const EtcOptions& etc_options = {});
+                      const EtcOptions& etc_options = {}, const SearchBox& box = {});
   // The scheduling problem of a given ETC matrix (a file's); dim = its tasks.
   static Problem make_etc(std::shared_ptr<const EtcInstance> instance);
   // A user objective over `dim` variables; throws UserError for a null objective, a dimension

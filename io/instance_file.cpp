@@ -298,9 +298,11 @@ CecInstance read_instance_file(const std::string& path, const FunctionInfo& info
 }
 
 Problem make_problem(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
-                     const std::string& instance_file) {
-  if (instance_file.empty()) return Problem::make(function_name, dim, problem_seed);
+                     const std::string& instance_file, const SearchBox& box) {
+  if (instance_file.empty())
+    return Problem::make(function_name, dim, problem_seed, nullptr, {}, box);
   const FunctionInfo& info = function_info(function_name);
+  check_search_box(info, box);
   if (const int j = janssen_number(info.id)) {
     // A Janssen function reads the official data files from a directory, not an instance file.
     struct stat st {};
@@ -327,7 +329,7 @@ Problem make_problem(const Config& config) {
   const FunctionInfo& info = function_info(config.function);
   if (info.id != FunctionId::kEtcScheduling)
     return make_problem(config.function, config.dim, config.effective_problem_seed(),
-                        config.instance);
+                        config.instance, config.search_box());
   if (config.instance.empty())
     return Problem::make(config.function, config.dim, config.effective_problem_seed(), nullptr,
                          config.etc_options());

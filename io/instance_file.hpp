@@ -26,10 +26,12 @@ constexpr std::int64_t kInstanceFormatVersion = 1;
 CecInstance read_instance_file(const std::string& path, const FunctionInfo& info, Dim dim,
                                std::uint64_t seed);
 
-// Problem::make with the CEC 2010 instance read from `instance_file` when one is given.
+// Problem::make with the CEC 2010 instance read from `instance_file` when one is given, in `box`
+// (the default: the function's own domain and shift rule).
 Problem make_problem(const std::string& function_name, Dim dim, std::uint64_t problem_seed,
-                     const std::string& instance_file);
-// The problem a configuration names: as above, and for `etc` its options and ETC matrix file.
+                     const std::string& instance_file, const SearchBox& box = {});
+// The problem a configuration names: as above (with its --domain and --shift-range), and for
+// `etc` its options and ETC matrix file.
 Problem make_problem(const Config& config);
 
 // Where an instance comes from, for the `source` attribute and comment of what is written:

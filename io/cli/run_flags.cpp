@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "fitness/problem.hpp"
 
 namespace chainsaw::cli {
 
@@ -127,6 +128,20 @@ void add_problem_options(CLI::App& run, RunOptions& o) {
                  "CEC'14/'17 input_data directory, for cec2013-* the official cdatafiles "
                  "directory or an exported instance file; default: generated from --problem-seed")
       ->type_name("FILE|DIR");
+  add_parsed(run, o, "--domain",
+             "every variable in [LOWER, UPPER] instead of the function's conventional domain "
+             "(the paper's six and the classic functions; --domain=-1,1 is the normalised box)",
+             "LOWER,UPPER", "conventional", [&c](const std::string& f, const std::string& t) {
+               const SearchBox box = parse_domain(f, t);
+               c.domain_lower = box.lower;
+               c.domain_upper = box.upper;
+             });
+  add_parsed(run, o, "--shift-range",
+             "where o lies in the domain: its middle 60% (middle) or anywhere in it (whole, as "
+             "CEC 2010 draws o)",
+             "middle|whole", "middle", [&c](const std::string& f, const std::string& t) {
+               c.shift_range = parse_shift_range(f, t);
+             });
   run.add_option("--etc-class", c.etc_class,
                  "etc: Braun's class of the generated ETC matrix, u_c_hihi .. u_s_lolo or "
                  "ThMhCc .. TlMlCs (task/machine heterogeneity, consistency)")

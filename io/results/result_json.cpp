@@ -1,6 +1,8 @@
 #include "io/results/result_json.hpp"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/types.hpp"
@@ -91,6 +93,11 @@ nlohmann::ordered_json config_to_json(const Config& c) {
   j["etc_machines"] = c.etc_machines;
   j["etc_lambda"] = c.etc_lambda;
   j["etc_flowtime"] = c.etc_flowtime;
+  // null: the function's conventional domain.
+  j["domain"] = c.search_box().conventional_domain()
+                    ? nlohmann::ordered_json()
+                    : nlohmann::ordered_json::array({c.domain_lower, c.domain_upper});
+  j["shift_range"] = shift_range_name(c.shift_range);
   j["population"] = c.population_size;
   j["batch"] = c.batch;
   j["blx_alpha"] = c.blx_alpha;
@@ -133,6 +140,19 @@ Config config_from_json(const nlohmann::json& j) {
   get("problem_seed", c.problem_seed);
   // Optional (null or absent: none), so that files written before CEC 2010 still load.
   if (j.contains("instance") && !j.at("instance").is_null()) get("instance", c.instance);
+  // Optional too (absent: the conventional box), so that files written before --domain load.
+  if (j.contains("domain") && !j.at("domain").is_null()) {
+    std::vector<double> box;
+    get("domain", box);
+    if (box.size() != 2) throw UserError("configuration field 'domain' is not [lower, upper]");
+    c.domain_lower = box[0];
+    c.domain_upper = box[1];
+  }
+  if (j.contains("shift_range")) {
+    std::string range;
+    get("shift_range", range);
+    c.shift_range = parse_shift_range("shift_range", range);
+  }
   get("population", c.population_size);
   get("batch", c.batch);
   get("blx_alpha", c.blx_alpha);
