@@ -103,23 +103,28 @@ void Config::validate_algorithm() const {
   }
 }
 
-// Exact records need a cut between units: MA-SW-Chains' batches and LS applications can be cut
-// (its restarts are recorded from their fitness values); the population algorithms' generations
-// and the islands' shared units are not.
+// Exact records: MA-SW-Chains cuts its batches and LS applications at a mark (its restarts are
+// recorded from their fitness values); the population algorithms read the running best row by
+// row as they count their evaluations (DE, jDE, PSO). The islands' shared units would each cut their own.
 void Config::validate_milestones() const {
   if (milestones.empty()) return;
   std::ostringstream list;
   for (std::size_t i = 0; i < milestones.size(); ++i) list << (i ? "," : "") << milestones[i];
   const std::string prefix = "--milestones = " + list.str() + ": ";
-  if (algorithm != AlgorithmKind::kMaSwChains)
-    throw UserError(prefix + "only ma-sw-chains records milestones (its units are cut there)");
   if (distribute == Distribute::kIslands)
     throw UserError(prefix + "not with --distribute islands (each island would cut its own)");
+  if (algorithm == AlgorithmKind::kScatterSearch)
+    throw UserError(prefix + "ss does not record them (its improvements run side by side, so "
+                             "its evaluations have no order to cut)");
+  // MA-SW-Chains' first mark is its initial population's end, where its first unit can begin.
+  const std::int64_t first = algorithm == AlgorithmKind::kMaSwChains ? population_size : 1;
   for (std::size_t i = 0; i < milestones.size(); ++i) {
-    if (milestones[i] < population_size || milestones[i] > max_evaluations)
-      throw UserError(prefix + "each must be between the population size (" +
-                      std::to_string(population_size) + ") and --evals (" +
-                      std::to_string(max_evaluations) + ")");
+    if (milestones[i] < first || milestones[i] > max_evaluations)
+      throw UserError(prefix + "each must be between " +
+                      (algorithm == AlgorithmKind::kMaSwChains
+                           ? "the population size (" + std::to_string(population_size) + ")"
+                           : std::string("1")) +
+                      " and --evals (" + std::to_string(max_evaluations) + ")");
     if (i > 0 && milestones[i] <= milestones[i - 1])
       throw UserError(prefix + "must increase");
   }

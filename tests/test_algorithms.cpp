@@ -332,6 +332,65 @@ TEST_P(EveryAlgorithm, StopsAtTheTimeLimit) {
   EXPECT_LT(r.wall_seconds, 5.0);
 }
 
+// --milestones: the best of the first m evaluations, which is the best of the same run given
+// the budget m (its last unit cut there evaluates the same first rows).
+TEST_P(EveryAlgorithm, MilestonesAreTheBestOfTheRunWithThatBudget) {
+  Config c = sphere_config(GetParam(), 6000);
+  c.function = "rastrigin";
+  c.milestones = {1, 37, 1000, 3777, 5999, 6000};
+  if (GetParam() == AlgorithmKind::kScatterSearch) {  // its improvements have no order to cut
+    EXPECT_THROW(c.validate(), UserError);
+    return;
+  }
+  c.validate();
+  const RunResult r = run_with_threads(c, 2);
+  ASSERT_EQ(r.milestones.size(), c.milestones.size());
+  for (std::size_t i = 0; i < c.milestones.size(); ++i) {
+    EXPECT_EQ(r.milestones[i].evaluations, c.milestones[i]);
+    Config shorter = sphere_config(GetParam(), c.milestones[i]);
+    shorter.function = "rastrigin";
+    if (c.milestones[i] < 100) continue;  // below the initial population: no run that short
+    EXPECT_EQ(r.milestones[i].best_fitness, run_with_threads(shorter, 2).best_fitness)
+        << c.milestones[i];
+  }
+  for (std::size_t i = 1; i < r.milestones.size(); ++i)
+    EXPECT_LE(r.milestones[i].best_fitness, r.milestones[i - 1].best_fitness);
+  EXPECT_EQ(r.milestones.back().best_fitness, r.best_fitness);
+}
+
+// A resumed run records the marks of its own segment, as the uninterrupted run does.
+TEST_P(EveryAlgorithm, MilestonesAfterAResumeAreTheUninterruptedRuns) {
+  const std::string path = (dir_ / "marks.h5").string();
+  Config shorter = sphere_config(GetParam(), 3777);
+  shorter.function = "rastrigin";
+  shorter.milestones = {500, 3777};
+  if (GetParam() == AlgorithmKind::kScatterSearch) GTEST_SKIP() << "ss records no milestones";
+  const Problem problem = make_problem(shorter.function, shorter.dim, shorter.seed, "");
+  {
+    const auto algorithm = make_population_algorithm(shorter, problem, Backend::kCpu);
+    CheckpointSchedule schedule("--checkpoint", path, {}, Backend::kCpu);
+    algorithm->run({}, [&](Algorithm& a) { return schedule.at_safe_point(a); });
+    schedule.at_end(*algorithm);
+  }
+  Config longer = shorter;
+  longer.max_evaluations = 8000;
+  longer.milestones = {500, 3777, 5000, 8000};
+  const auto resumed = make_population_algorithm(longer, problem, Backend::kCpu);
+  load_algorithm_checkpoint(path, *resumed);
+  const std::int64_t resumed_at = resumed->counters().evaluations;
+  const RunResult r = resumed->run();
+  const RunResult fresh = run_with_threads(longer, 2);
+  std::vector<MilestonePoint> expected;
+  for (const MilestonePoint& m : fresh.milestones)
+    if (m.evaluations > resumed_at) expected.push_back(m);
+  ASSERT_GE(expected.size(), 2u);
+  ASSERT_EQ(r.milestones.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(r.milestones[i].evaluations, expected[i].evaluations);
+    EXPECT_EQ(r.milestones[i].best_fitness, expected[i].best_fitness);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Algorithms, EveryAlgorithm,
                          ::testing::Values(AlgorithmKind::kDe, AlgorithmKind::kJde, AlgorithmKind::kPso,
                                            AlgorithmKind::kScatterSearch),

@@ -414,9 +414,14 @@ TEST(HostLoopMilestones, BadListsAreRefusedWithOneLine) {
     c.milestones = marks;
     EXPECT_THROW(c.validate(), UserError);
   }
+  // The population algorithms record from the first evaluation on; the bounds still hold.
   Config de = loop_config("rastrigin", 13, 3000, 5);
   de.algorithm = Algorithm::kDe;
-  de.milestones = {100};
+  de.milestones = {1, 100};
+  EXPECT_NO_THROW(de.validate());
+  de.milestones = {0};
+  EXPECT_THROW(de.validate(), UserError);
+  de.milestones = {3001};
   EXPECT_THROW(de.validate(), UserError);
 }
 

@@ -64,8 +64,7 @@ void DifferentialEvolution::initialize_members() {
     ScopedBucket timer(profile_, Bucket::kFitness);
     evaluate_rows(genes_.data(), np_, fitness_.data());
   }
-  counters_.evaluations += np_;
-  counters_.ga_evaluations += np_;
+  count_ga_evaluations(fitness_.data(), np_);
   find_best();
 }
 
@@ -123,8 +122,7 @@ void DifferentialEvolution::advance_unit(std::int64_t evaluations_left) {
     }
     find_best();
   }
-  counters_.evaluations += count;
-  counters_.ga_evaluations += count;
+  count_ga_evaluations(trial_fitness_.data(), count);
 }
 
 // The lowest index among the best (a fixed tie rule keeps runs reproducible).

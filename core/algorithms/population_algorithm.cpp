@@ -24,6 +24,7 @@ void PopulationAlgorithm::initialize_population() {
 
 RunResult PopulationAlgorithm::result() {
   RunResult r = Algorithm::result();
+  r.milestones = milestones_;
   const std::vector<real_t> best = best_genes();
   r.distance_to_optimum = host_distance_to_optimum(problem_, best.data());
   return r;
@@ -44,6 +45,25 @@ void PopulationAlgorithm::evaluate_rows(const real_t* genes, int rows, double* o
     out[r] = evaluate_row_serial(problem_, genes + static_cast<Dim>(r) * dim);
 }
 
+void PopulationAlgorithm::count_ga_evaluations(const double* fitness, int rows) {
+  record_milestones(fitness, rows);
+  counters_.evaluations += rows;
+  counters_.ga_evaluations += rows;
+}
+
+void PopulationAlgorithm::record_milestones(const double* fitness, int rows) {
+  const std::int64_t before = counters_.evaluations;
+  auto mark = config_.milestones.begin();
+  while (mark != config_.milestones.end() && *mark <= before) ++mark;
+  for (int r = 0; r < rows; ++r) {
+    if (fitness[r] < best_evaluated_) best_evaluated_ = fitness[r];
+    if (mark != config_.milestones.end() && *mark == before + r + 1) {
+      milestones_.push_back({*mark, elapsed_seconds(), best_evaluated_});
+      ++mark;
+    }
+  }
+}
+
 AlgorithmState PopulationAlgorithm::save_state() const {
   AlgorithmState s;
   save_common_state(s);
@@ -55,6 +75,7 @@ void PopulationAlgorithm::restore_state(const AlgorithmState& s) {
   restore_common_state(s);
   restore_arrays(s);
   restore_stop_record(s);
+  best_evaluated_ = best_fitness();
 }
 
 #if !defined(CHAINSAW_CUDA)

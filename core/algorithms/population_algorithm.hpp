@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ class PopulationAlgorithm : public Algorithm {
   // f of `rows` rows of dim genes (row r at genes + r * dim) into out: a user objective gets
   // them in one batch call, the built-in functions are evaluated a row per OpenMP iteration.
   void evaluate_rows(const real_t* genes, int rows, double* out);
+  // Counts `rows` evaluations of the GA side whose values are `fitness`, in the order that
+  // counts them, and records the --milestones they pass (DE, jDE and PSO).
+  void count_ga_evaluations(const double* fitness, int rows);
   // A stored array of the expected size, or UserError.
   static const std::vector<real_t>& genes_of(const AlgorithmState& s, const std::string& name,
                                              std::size_t size) {
@@ -54,6 +58,15 @@ class PopulationAlgorithm : public Algorithm {
   static std::int64_t integer_of(const AlgorithmState& s, const std::string& name) {
     return state_integer(s, name);
   }
+
+ private:
+  // --milestones: the best of every evaluation so far, read at each mark this batch passes
+  // (counters_.evaluations not yet counting it; the CEC protocols' records).
+  void record_milestones(const double* fitness, int rows);
+  // The best value evaluated so far (restored as best_fitness(): every algorithm here keeps
+  // its best), and the marks of this run's segment.
+  double best_evaluated_ = std::numeric_limits<double>::infinity();
+  std::vector<MilestonePoint> milestones_;
 };
 
 // The algorithm's implementation for the resolved backend (config.algorithm must not be

@@ -55,8 +55,7 @@ void ParticleSwarm::initialize_members() {
   }
   pbest_ = x_;
   pbest_fitness_ = fitness_;
-  counters_.evaluations += n_;
-  counters_.ga_evaluations += n_;
+  count_ga_evaluations(fitness_.data(), n_);
   find_best();
 }
 
@@ -101,8 +100,7 @@ void ParticleSwarm::advance_unit(std::int64_t evaluations_left) {
     }
     find_best();
   }
-  counters_.evaluations += count;
-  counters_.ga_evaluations += count;
+  count_ga_evaluations(fitness_.data(), count);
 }
 
 void ParticleSwarm::find_best() {

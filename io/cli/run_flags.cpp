@@ -96,9 +96,9 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
              "mean, sd and median (concurrently, a run per thread)",
              kInt, parse_int);
   add_parsed(run, o, "--milestones",
-             "ma-sw-chains: also record the best after exactly these evaluations (comma-"
-             "separated, increasing; the result's milestones), cutting the unit that would "
-             "cross one there",
+             "also record the best after exactly these evaluations (comma-separated, "
+             "increasing; the result's milestones); ma-sw-chains cuts the unit that would cross "
+             "one there, de, jde and pso read the best row by row (CPU backend; not ss)",
              "LIST", "none", [&c](const std::string& f, const std::string& t) {
                c.milestones = parse_int64_list(f, t);
              });

@@ -39,6 +39,8 @@ bool population_runs_on_cuda(const Config& config, const Problem& problem, std::
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
   else if (problem.is_external() && !problem.is_janssen() && !evaluated_by_batch_kernel(problem))
     reason = "the GPU population path evaluates the built-in functions only, not user objectives";
+  else if (!config.milestones.empty())
+    reason = "the GPU population path does not record --milestones";
   if (reason && why) *why = reason;
   return reason == nullptr;
 }
