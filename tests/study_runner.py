@@ -309,6 +309,18 @@ def check_bad_files(binary, work):
         check(not os.path.exists(os.path.join(work, "bad", "study")), "nothing ran")
 
 
+def check_shipped_studies(binary):
+    """The repository's study files parse and expand to their runs."""
+    root = os.path.join(HERE, "..")
+    for path, runs in (("examples/study.toml", 45), ("bench/experiments/cec2010.toml", 400),
+                       ("bench/experiments/nashed.toml", 12000)):
+        r = subprocess.run([binary, "study", os.path.join(root, path), "--list", "--out",
+                            os.path.join(tempfile.gettempdir(), "chainsaw-study-list-none")],
+                           capture_output=True, text=True)
+        check(r.returncode == 0 and r.stdout.endswith(f"{runs} runs, 0 done, {runs} to run\n"),
+              f"{path}: {r.stderr}{r.stdout[-80:]}")
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as work:
@@ -331,6 +343,7 @@ def main():
         check_shards(binary, work)
         check_bad_files(binary, work)
         check_interrupted(binary, work)
+        check_shipped_studies(binary)
     print("study_runner: OK")
 
 

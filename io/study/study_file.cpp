@@ -304,7 +304,10 @@ void read_settings(const StudyReader& r, const toml::table& root, Study& study) 
   study.functions = r.names(root, "functions");
   const std::string backend = r.text(root, "backend", "cpu");
   try {
-    study.backend = resolve_backend(parse_backend("backend", backend));
+    // auto is resolved here, as it names the run; cuda is checked when the runs start, so that
+    // --list works on a machine without a GPU.
+    study.backend = parse_backend("backend", backend);
+    if (study.backend == Backend::kAuto) study.backend = resolve_backend(Backend::kAuto);
   } catch (const UserError& e) {
     r.fail(e.what());
   }

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/engines/cuda/device_info.hpp"
+#include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
 #include "io/checkpoint/run_checkpoint.hpp"
 #include "io/cli/memory_check.hpp"
@@ -96,7 +97,9 @@ bool run_one(const Study& s, const StudyRun& run, const std::function<bool()>& s
   env.setup_seconds = out.setup_seconds;
   nlohmann::json trace = earlier_trace(trace_file);
   for (const ConvergenceTrace::Point& p : out.trace.points())
-    trace.push_back({p.evaluations, p.seconds, p.best_fitness});
+    // A resumed segment may report again the point where the last one stopped.
+    if (trace.empty() || p.evaluations > trace.back()[0].get<std::int64_t>())
+      trace.push_back({p.evaluations, p.seconds, p.best_fitness});
   if (!out.finished) {
     write_file_atomically("study trace", trace_file, trace.dump() + "\n");
     return false;
@@ -272,6 +275,7 @@ int run_study(const Study& s, const StudyOptions& o) {
     std::printf("%zu runs, %zu done, %zu to run\n", mine, mine - todo.size(), todo.size());
     return 0;
   }
+  if (s.backend == Backend::kCuda && !todo.empty()) (void)resolve_backend(Backend::kCuda);
   std::error_code ec;
   fs::create_directories(runs_folder(s), ec);
   if (ec) throw UserError(s.folder + ": cannot create the study's folder (" + ec.message() + ")");

@@ -183,7 +183,7 @@ def _plots(df, curves, algorithms, measure, folder):
             if len(values) and (values > 0).all():
                 ax.set_yscale("log")
             ax.set_title(_cell_name(cell), fontsize=8)
-            ax.tick_params(labelsize=6)
+            ax.tick_params(which="both", labelsize=6)
         for ax in list(axes.flat)[len(cells):]:
             ax.axis("off")
         axes.flat[0].set_ylabel(label, fontsize=7)
