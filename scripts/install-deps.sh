@@ -9,9 +9,11 @@ packages=(
   cmake ninja-build g++            # build (g++ brings libgomp, the OpenMP runtime)
   libcli11-dev libfmt-dev nlohmann-json3-dev  # command line, formatting, result JSON
   libhdf5-dev                      # checkpoints
+  libtomlplusplus-dev              # study files (chainsaw study)
   libopenmpi-dev openmpi-bin       # distributed runs (--distribute), mpirun for their tests
   libgtest-dev libbenchmark-dev    # tests, benchmarks
   python3 python3-matplotlib       # experiment scripts (matplotlib: the report's plots)
+  python3-scipy python3-pandas     # the study report's tests and tables (python/chainsaw/study.py)
   python3-dev pybind11-dev python3-numpy python3-pytest  # the Python module (python/), its tests
   python3-setuptools python3-wheel python3-pip  # pip install --no-build-isolation . (docs/python.md)
 )

@@ -34,6 +34,10 @@ class CheckpointSchedule {
   // From then on at_safe_point and at_end are collective.
   void distribute(Communicator* comm, const Islands* islands);
 
+  // Writes no final checkpoint (before the unit the budget cuts, or at the end): only periodic
+  // ones and the one when asked to stop.
+  void skip_final() { final_written_ = true; }
+
   // For Algorithm::run's SafePointFn: false stops the run.
   bool at_safe_point(Algorithm& algorithm);
   // After a run that reached its budget: the final checkpoint, unless written already.

@@ -21,6 +21,7 @@
 #include "io/cli/run_commands.hpp"
 #include "io/cli/run_flags.hpp"
 #include "io/run/ranks.hpp"
+#include "io/study/study_runner.hpp"
 #include "io/version.hpp"
 
 namespace chainsaw {
@@ -98,6 +99,31 @@ int with_ranks(Distribute mode, int& argc, char**& argv,
 #endif
 }
 
+// `chainsaw study` (docs/study.md).
+void add_study_options(CLI::App& study, std::string& file, std::string& folder, std::string& shard,
+                       StudyOptions& o) {
+  study.add_option("study_file", file, "the study (TOML; docs/study.md)")
+      ->type_name("FILE")
+      ->required();
+  study.add_option("--out", folder,
+                   "the results' folder (default: the file's `folder`, else next to the file, "
+                   "named after it)")
+      ->type_name("DIR");
+  study.add_option("--shard", shard,
+                   "run only part i of n of the runs (a job array's task, into the same folder); "
+                   "such a part writes no table or report")
+      ->type_name("I/N");
+  study.add_flag("--no-report", [&o](std::int64_t) { o.report = false; },
+                 "write the table, not the report");
+  study.add_option("--python", o.python,
+                   "the report's interpreter, with SciPy, pandas and matplotlib (default: "
+                   "/usr/bin/python3)")
+      ->type_name("FILE");
+  study.add_flag("--quiet,-q", o.quiet, "no line per finished run");
+  study.add_flag("--list", o.list,
+                 "print every run's result file, done or todo, and the counts; run nothing");
+}
+
 }  // namespace
 
 int cli_main(int argc, char** argv) {
@@ -126,6 +152,11 @@ int cli_main(int argc, char** argv) {
   CLI::App* export_instance = instance->add_subcommand(
       "export", "write the instance a run would use (generated or read) as text or HDF5");
   add_export_options(*export_instance, export_options);
+  std::string study_file, study_folder, study_shard;
+  StudyOptions study_options;
+  CLI::App* study = app.add_subcommand(
+      "study", "run a study file's grid of runs (resumably), then its table and report");
+  add_study_options(*study, study_file, study_folder, study_shard, study_options);
 
   try {
     try {
@@ -138,7 +169,8 @@ int cli_main(int argc, char** argv) {
     } catch (const CLI::RequiredError& e) {
       if (app.get_subcommands().empty())
         return report("error",
-                      "a subcommand is required: run, resume, inspect, functions or instance (see "
+                      "a subcommand is required: run, resume, inspect, functions, instance or study "
+                      "(see "
                       "chainsaw --help)",
                       kExitUserError);
       if (*instance && instance->get_subcommands().empty())
@@ -152,6 +184,10 @@ int cli_main(int argc, char** argv) {
     if (*functions) return functions_command();
     if (*export_instance) return export_command(export_options);
     if (*inspect) return inspect_command(inspect_file);
+    if (*study) {
+      if (!study_shard.empty()) parse_shard(study_shard, study_options);
+      return run_study(read_study(study_file, study_folder), study_options);
+    }
     if (*resume) {
       resume_options.run.apply_deferred();
       return with_ranks(resume_options.distribute, argc, argv, [&](const Ranks& ranks) {

@@ -101,6 +101,7 @@ DrivenRun drive_run(const Config& config, Backend backend,
   };
   CheckpointSchedule schedule(o.checkpoint_flag, o.checkpoint, o.checkpoint_every, backend,
                               stop_now, buckets);
+  if (!o.final_checkpoint) schedule.skip_final();
   if (ranks.comm) schedule.distribute(ranks.comm, islands ? &*islands : nullptr);
   const auto run_start = Clock::now();
   {

@@ -28,6 +28,9 @@ struct DriveOptions {
   std::string checkpoint;  // where this rank checkpoints; empty: none
   std::string checkpoint_flag = "--checkpoint";  // names the path in error messages
   CheckpointInterval checkpoint_every;
+  // false: no checkpoint at the budget's end, only periodic and stop ones (the study runner: a
+  // finished run leaves its result file instead)
+  bool final_checkpoint = true;
   std::string resume_from;  // this rank's checkpoint to continue; empty: a fresh run
   std::optional<IslandState> restored_islands;  // a resumed island's migration record
   bool profile = false;        // time every pass (--profile)
