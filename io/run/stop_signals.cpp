@@ -1,10 +1,36 @@
 #include "io/run/stop_signals.hpp"
 
+#include <unistd.h>
+
+#include "io/results/output_file.hpp"
+
 namespace chainsaw {
 
 namespace {
 volatile std::sig_atomic_t g_stop_signal = 0;
-extern "C" void note_stop_signal(int signal_number) { g_stop_signal = signal_number; }
+
+// Async-signal-safe: write(2), unlink(2) and _exit only.
+void say(const char* text) {
+  std::size_t n = 0;
+  while (text[n] != '\0') ++n;
+  [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, text, n);
+}
+
+// The first signal asks for a stop at the next safe point; a second one ends the process at
+// once, removing the checkpoint's temporary file if one is being written (the last good
+// checkpoint stays as it was).
+extern "C" void note_stop_signal(int signal_number) {
+  if (g_stop_signal == 0) {
+    g_stop_signal = signal_number;
+    return;
+  }
+  remove_unfinished_temporary();
+  say(signal_number == SIGINT ? "\nchainsaw: second SIGINT: stopped at once, without a new "
+                                "checkpoint (the last one written is kept)\n"
+                              : "\nchainsaw: second SIGTERM: stopped at once, without a new "
+                                "checkpoint (the last one written is kept)\n");
+  ::_exit(128 + signal_number);
+}
 }  // namespace
 
 StopSignals::StopSignals() {
@@ -12,7 +38,9 @@ StopSignals::StopSignals() {
   struct sigaction action {};
   action.sa_handler = note_stop_signal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;
+  // Both signals blocked while the handler runs: the two are one "stop" to it.
+  sigaddset(&action.sa_mask, SIGINT);
+  sigaddset(&action.sa_mask, SIGTERM);
   sigaction(SIGINT, &action, &old_int_);
   sigaction(SIGTERM, &action, &old_term_);
 }
