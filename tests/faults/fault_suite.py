@@ -376,6 +376,7 @@ def main():
     root = tempfile.mkdtemp(prefix="chainsaw-faults-")
     suite = Suite(os.path.abspath(args[0]), root)
     start = time.time()
+    devices = {d: os.stat(d).st_ino for d in ("/dev/null", "/dev/full")}
     try:
         run_refusals(suite)
         run_special_files(suite)
@@ -391,6 +392,10 @@ def main():
                                    "--checkpoint-every", "1000"])
         run_injected_export(suite, "inst.txt")
         run_injected_export(suite, "inst.h5")
+        for device, inode in devices.items():
+            suite.check("%s is still the device it was" % device,
+                        is_char_device(device) and os.stat(device).st_ino == inode,
+                        "replaced while the suite ran")
     finally:
         if not keep:
             shutil.rmtree(root, ignore_errors=True)
