@@ -1,10 +1,17 @@
 // What a resume checks before it trusts a checkpoint, and what a failed checkpoint write keeps:
 // a relabelled algorithm, a changed summary attribute, an injected full disk
 // (CHAINSAW_FAIL_WRITE, io/results/write_faults.hpp), through the real binary.
+#include <fcntl.h>
 #include <hdf5.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
+#include <thread>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -114,6 +121,50 @@ TEST_F(CheckpointChecks, TheFirstCheckpointFailingSaysNothingWasWrittenYet) {
   expect_one_line_error(o, "this run wrote no checkpoint yet");
   EXPECT_NE(o.err.find("No space left on device"), std::string::npos) << o.err;
   EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+bool has_temporary(const fs::path& dir) {
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().filename().string().find(".tmp.") != std::string::npos) return true;
+  return false;
+}
+
+// The second SIGINT lands while a checkpoint (200000 genes a slot, one after every unit) is
+// being written.
+TEST_F(CheckpointChecks, ASecondSigintDuringTheWriteSaysSoAndLeavesNoTemporaryFile) {
+  const std::string err = p("err.txt");
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, STDERR_FILENO);
+    ::setenv("OMP_NUM_THREADS", "1", 1);
+    const std::string checkpoint = p("c.h5");
+    ::execl(CHAINSAW_BINARY, "chainsaw", "run", "--function", "sphere", "--dim", "200000",
+            "--evals", "1000000000", "--backend", "cpu", "-q", "--checkpoint",
+            checkpoint.c_str(), "--checkpoint-every", "1", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  auto wait_until = [&](const std::function<bool()>& ready) {
+    while (!ready() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return ready();
+  };
+  // A first checkpoint on disk: the run loop, and its signal handler, have started.
+  EXPECT_TRUE(wait_until([&] { return fs::exists(p("c.h5")); }));
+  ::kill(child, SIGINT);
+  const bool writing = wait_until([&] { return has_temporary(dir_); });
+  ::kill(child, SIGINT);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(writing) << "the first SIGINT's checkpoint was never seen being written";
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_EQ(read_file(err),
+            "chainsaw: second SIGINT: stopped at once, without a new checkpoint (the last one "
+            "written is kept)\n");
+  EXPECT_FALSE(has_temporary(dir_));
 }
 
 TEST_F(CheckpointChecks, RefusalsOfTheRunLine) {

@@ -8,6 +8,8 @@ namespace chainsaw {
 
 namespace {
 volatile std::sig_atomic_t g_stop_signal = 0;
+// A progress line may be on a terminal's stderr: the message then starts a line of its own.
+bool g_stderr_is_terminal = false;
 
 // Async-signal-safe: write(2), unlink(2) and _exit only.
 void say(const char* text) {
@@ -25,9 +27,10 @@ extern "C" void note_stop_signal(int signal_number) {
     return;
   }
   remove_unfinished_temporary();
-  say(signal_number == SIGINT ? "\nchainsaw: second SIGINT: stopped at once, without a new "
+  if (g_stderr_is_terminal) say("\n");
+  say(signal_number == SIGINT ? "chainsaw: second SIGINT: stopped at once, without a new "
                                 "checkpoint (the last one written is kept)\n"
-                              : "\nchainsaw: second SIGTERM: stopped at once, without a new "
+                              : "chainsaw: second SIGTERM: stopped at once, without a new "
                                 "checkpoint (the last one written is kept)\n");
   ::_exit(128 + signal_number);
 }
@@ -35,6 +38,7 @@ extern "C" void note_stop_signal(int signal_number) {
 
 StopSignals::StopSignals() {
   g_stop_signal = 0;
+  g_stderr_is_terminal = ::isatty(STDERR_FILENO) != 0;
   struct sigaction action {};
   action.sa_handler = note_stop_signal;
   sigemptyset(&action.sa_mask);
