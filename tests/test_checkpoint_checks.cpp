@@ -165,6 +165,7 @@ TEST_F(CheckpointChecks, ASecondSigintDuringTheWriteSaysSoAndLeavesNoTemporaryFi
             "chainsaw: second SIGINT: stopped at once, without a new checkpoint (the last one "
             "written is kept)\n");
   EXPECT_FALSE(has_temporary(dir_));
+  EXPECT_FALSE(fs::exists(p(".c.h5.lock")));
 }
 
 TEST_F(CheckpointChecks, RefusalsOfTheRunLine) {

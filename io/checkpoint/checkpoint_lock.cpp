@@ -14,6 +14,21 @@
 
 namespace chainsaw {
 
+namespace {
+
+// The lock file held, for remove_held_lock_file (a signal handler may not allocate).
+char g_held[4096] = {};
+
+void note_held(const std::string& path) {
+  if (path.size() < sizeof g_held) std::memcpy(g_held, path.c_str(), path.size() + 1);
+}
+
+}  // namespace
+
+void remove_held_lock_file() noexcept {
+  if (g_held[0] != '\0') ::unlink(g_held);
+}
+
 std::string checkpoint_lock_path(const std::string& path) {
   const std::filesystem::path p(path);
   return (p.parent_path() / ("." + p.filename().string() + ".lock")).string();
@@ -40,6 +55,7 @@ CheckpointLock::CheckpointLock(const std::string& flag, const std::string& path)
     if (::fstat(fd, &held) == 0 && ::stat(lock_path_.c_str(), &now) == 0 &&
         held.st_dev == now.st_dev && held.st_ino == now.st_ino) {
       fd_ = fd;
+      note_held(lock_path_);
       return;
     }
     ::close(fd);
@@ -67,6 +83,7 @@ CheckpointLock& CheckpointLock::operator=(CheckpointLock&& other) noexcept {
 void CheckpointLock::release() noexcept {
   if (fd_ < 0) return;
   ::unlink(lock_path_.c_str());  // while still held: no other process can be between the two
+  g_held[0] = '\0';
   ::close(fd_);
   fd_ = -1;
 }

@@ -27,6 +27,10 @@ class CheckpointLock {
   int fd_ = -1;
 };
 
+// Async-signal-safe: removes the lock file this process holds, if any (a second SIGINT ends the
+// process at once; the kernel releases the lock itself).
+void remove_held_lock_file() noexcept;
+
 // The lock file of a checkpoint path: run.h5 -> .run.h5.lock in the same directory.
 std::string checkpoint_lock_path(const std::string& path);
 

@@ -39,7 +39,8 @@ const std::vector<FlagScope>& flag_scopes() {
   static const std::vector<FlagScope> scopes = {
       {"--population", ma}, {"--batch", ma}, {"--blx-alpha", ma}, {"--nam-candidates", ma},
       {"--mutation-probability", ma}, {"--ls-intensity", ma}, {"--ls-ratio", ma},
-      {"--ls-threshold", ma}, {"--rho-init", ma}, {"--restart", ma}, {"--milestones", ma},
+      {"--ls-threshold", ma}, {"--rho-init", ma}, {"--restart", ma},
+      {"--milestones", {A::kMaSwChains, A::kDe, A::kJde, A::kPso}},
       {"--rho0", {A::kMaSwChains, A::kScatterSearch}},
       {"--sw-successes", {A::kMaSwChains, A::kScatterSearch}},
       {"--sw-failures", {A::kMaSwChains, A::kScatterSearch}},

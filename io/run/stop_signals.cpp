@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "io/checkpoint/checkpoint_lock.hpp"
 #include "io/results/output_file.hpp"
 
 namespace chainsaw {
@@ -20,13 +21,14 @@ void say(const char* text) {
 
 // The first signal asks for a stop at the next safe point; a second one ends the process at
 // once, removing the checkpoint's temporary file if one is being written (the last good
-// checkpoint stays as it was).
+// checkpoint stays as it was) and the checkpoint's lock file.
 extern "C" void note_stop_signal(int signal_number) {
   if (g_stop_signal == 0) {
     g_stop_signal = signal_number;
     return;
   }
   remove_unfinished_temporary();
+  remove_held_lock_file();
   if (g_stderr_is_terminal) say("\n");
   say(signal_number == SIGINT ? "chainsaw: second SIGINT: stopped at once, without a new "
                                 "checkpoint (the last one written is kept)\n"

@@ -13,8 +13,9 @@ Every case runs the binary in a private folder of its own:
   injected       CHAINSAW_FAIL_WRITE=N (io/results/write_faults.hpp) for every N of a small run
                  with checkpoints, of each checkpoint layout: the run fails in one line naming
                  the cause, leaves no temporary file and no result file, and its last good
-                 checkpoint resumes to the uninterrupted run's bits; the same for instance export
-                 over an existing file, which must keep its old bytes
+                 checkpoint resumes to the uninterrupted run's bits, and the result file it would
+                 have replaced keeps its old bytes; the same for instance export over an
+                 existing file
   locks          a second run on the checkpoint of a live one is refused; the lock goes with
                  the first run, SIGKILL included
   signals        two SIGINTs in a row: a message, exit 130, no temporary file
@@ -247,8 +248,11 @@ def run_injected(suite, label, args, max_points=2000):
         return
     reference = result_bits(os.path.join(ref, "r.json"))
     points = 0
+    sentinel = "the previous result\n"
     for n in range(1, max_points + 1):
         folder = suite.folder()
+        with open(os.path.join(folder, "r.json"), "w") as f:
+            f.write(sentinel)
         r = suite.run(args + ["--checkpoint", "c.h5", "-o", "r.json"], folder,
                       env={"CHAINSAW_FAIL_WRITE": str(n)})
         if r.returncode == 0:
@@ -263,8 +267,9 @@ def run_injected(suite, label, args, max_points=2000):
             problems.append("stderr %r" % r.stderr[:400])
         if leftovers(folder):
             problems.append("temporary files left: %s" % leftovers(folder))
-        if os.path.exists(os.path.join(folder, "r.json")):
-            problems.append("a result file after a failed run")
+        with open(os.path.join(folder, "r.json")) as f:
+            if f.read() != sentinel:
+                problems.append("the previous result file was replaced by a failed run")
         if os.path.exists(os.path.join(folder, "c.h5")):
             resumed = suite.run(["resume", "c.h5", "-q", "-o", "r2.json"], folder)
             if resumed.returncode != 0:

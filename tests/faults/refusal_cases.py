@@ -76,7 +76,7 @@ def foreign_flags():
     ma = [("--population", "10"), ("--batch", "4"), ("--blx-alpha", "0.3"),
           ("--nam-candidates", "2"), ("--mutation-probability", "0.2"), ("--ls-intensity", "100"),
           ("--ls-ratio", "0.4"), ("--ls-threshold", "0.1"), ("--rho-init", "fixed"),
-          ("--restart", None), ("--milestones", "1000")]
+          ("--restart", None)]
     sw = [("--rho0", "0.1"), ("--sw-successes", "3"), ("--sw-failures", "3")]
     de = [("--de-np", "20"), ("--de-crossover", "exp"), ("--de-f", "0.6"), ("--de-cr", "0.8")]
     jde = [("--jde-tau1", "0.2"), ("--jde-tau2", "0.2")]
@@ -96,6 +96,7 @@ def foreign_flags():
     out.extend((a, flag) for a in ("ma-sw-chains", "de") for flag in jde)
     out.extend((a, flag) for a in ("ma-sw-chains", "ss") for flag in pso)
     out.extend((a, flag) for a in ("ma-sw-chains", "de") for flag in ss)
+    out.append(("ss", ("--milestones", "1000")))
     return out
 
 
