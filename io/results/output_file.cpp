@@ -1,6 +1,8 @@
 #include "io/results/output_file.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -220,8 +222,24 @@ StagedFile::StagedFile(const std::string& flag, const std::string& path,
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) fail(flag, path, "is a directory");
   }
-  ::close(create_temporary(flag, path, staging_directory(target_, path), temp));
-  note_unfinished(temp);
+  {
+    // A second SIGINT between the file's creation and its note would leave it behind.
+    sigset_t stops, old;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &stops, &old);
+    int fd = -1;
+    try {
+      fd = create_temporary(flag, path, staging_directory(target_, path), temp);
+    } catch (...) {
+      ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+      throw;
+    }
+    note_unfinished(temp);
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    ::close(fd);
+  }
   auto give_up = [&](const std::string& what, int err) {
     ::unlink(temp.c_str());
     forget_unfinished();
