@@ -290,6 +290,9 @@ Cec2013Instance read_cec2013_directory(const std::string& directory, int number,
 
 Cec2013Instance read_cec2013_file(const std::string& path, int number, Dim dim) {
   const std::string source = "--instance = " + path;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+    throw UserError(source + ": is empty (0 bytes)");
   const Cec2013InstanceData data = h5::has_hdf5_signature(path)
                                        ? read_hdf5(path, number, dim, source)
                                        : read_text(path, number, dim, source);

@@ -291,9 +291,14 @@ CecInstance read_instance_file(const std::string& path, const FunctionInfo& info
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw UserError(source + ": cannot be opened");
   if (!S_ISREG(st.st_mode)) throw UserError(source + ": not a regular file");
+  // An empty file must not fall back, without a word, to the generated instance.
+  if (st.st_size == 0) throw UserError(source + ": is empty (0 bytes)");
   const CecInstanceData data = h5::has_hdf5_signature(path)
                                    ? read_hdf5(path, info, dim, source)
                                    : read_text(path, dim, source);
+  const bool other_dim = data.dim >= 0 && data.dim != dim;  // from_data names the mismatch
+  if (!other_dim && data.o.empty() && data.perm.empty() && data.rotation.empty())
+    throw UserError(source + ": holds no instance data (none of shift, permutation, rotation)");
   return CecInstance::from_data(data, info, dim, seed, source);
 }
 

@@ -126,7 +126,7 @@ TEST_F(CheckpointCli, InspectPrintsTheSummary) {
             0);
   const Outcome o = chainsaw("inspect " + p("a.h5"));
   ASSERT_EQ(o.exit_code, 0) << o.err;
-  for (const char* field : {"layout version    2", "function          rastrigin",
+  for (const char* field : {"layout version    3", "function          rastrigin",
                             "dim               2000", "evaluations done  1500 of a budget of 1500",
                             "backend           cpu", "best fitness"})
     EXPECT_NE(o.out.find(field), std::string::npos) << field << " not in\n" << o.out;
@@ -273,9 +273,9 @@ TEST_F(CheckpointCli, Version1CheckpointsReadTheInstanceFileAgain) {
                                    p("v2.h5") + " -o " + p("resumed.json"));
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_EQ(best_of(p("whole.json")), best_of(p("resumed.json")));
-  // What the resumed run writes is version 2, with the instance inside.
+  // What the resumed run writes is the current version, with the instance inside.
   const Outcome rewritten = chainsaw("inspect " + p("v2.h5"));
-  EXPECT_NE(rewritten.out.find("layout version    2"), std::string::npos) << rewritten.out;
+  EXPECT_NE(rewritten.out.find("layout version    3"), std::string::npos) << rewritten.out;
   EXPECT_NE(rewritten.out.find("embedded (read from --instance " + inst + ")"), std::string::npos)
       << rewritten.out;
 

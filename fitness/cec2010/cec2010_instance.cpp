@@ -184,6 +184,9 @@ CecInstance CecInstance::from_data(const CecInstanceData& data, const FunctionIn
     if (data.rotation.size() != static_cast<std::size_t>(kM * kM))
       fail("rotation has " + std::to_string(data.rotation.size()) +
            " values, not 50 x 50 (one M for every group, as in the CEC 2010 code)");
+    for (std::size_t k = 0; k < data.rotation.size(); ++k)
+      if (!std::isfinite(data.rotation[k]))
+        fail("rotation value " + std::to_string(k + 1) + " is not a finite number");
     const double error = orthogonality_error(data.rotation, kM);
     if (!(error <= 1e-6))
       fail("rotation is not orthogonal: max |M M^T - I| = " + std::to_string(error));
@@ -208,7 +211,8 @@ double orthogonality_error(const std::vector<double>& m, int n) {
       double dot = 0.0;
       for (int c = 0; c < n; ++c) dot += m[i * n + c] * m[k * n + c];
       const double e = std::fabs(dot - (i == k ? 1.0 : 0.0));
-      if (!(e <= worst)) worst = e;  // NaN propagates as the worst
+      if (std::isnan(e)) return e;  // NaN is the worst: no later value may replace it
+      if (e > worst) worst = e;
     }
   return worst;
 }

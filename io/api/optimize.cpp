@@ -15,6 +15,7 @@
 #include "io/cli/profile_report.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
+#include "io/run/threads.hpp"
 #include "io/results/result_json.hpp"
 #include "io/run/run_driver.hpp"
 
@@ -99,10 +100,10 @@ Result run_problem(const Config& config, const Problem& problem, Backend backend
   if ((options.checkpoint_every.evaluations > 0 || options.checkpoint_every.seconds > 0.0) &&
       options.checkpoint.empty())
     throw UserError("Options::checkpoint_every is set but Options::checkpoint names no file");
-  if (!options.checkpoint.empty()) check_output_writable("Options::checkpoint", options.checkpoint);
+  if (!options.checkpoint.empty())
+    check_checkpoint_writable("Options::checkpoint", options.checkpoint);
 
-  if (config.threads > 0) omp_set_num_threads(config.threads);
-  out.threads = omp_get_max_threads();
+  out.threads = use_threads("Options::threads", config.threads);
   out.backend = backend;
   if (backend == Backend::kCuda) out.device = query_cuda_device().name;
 

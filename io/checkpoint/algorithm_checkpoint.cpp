@@ -71,7 +71,7 @@ struct Read {
 
 Read read_header(const std::string& path, const h5::Handle& file) {
   Read r;
-  r.header.summary = inspect_checkpoint(path);
+  r.header.summary = read_checkpoint_summary(path);
   const CheckpointSummary& s = r.header.summary;
   try {
     h5::Handle run = h5::open_group(file.get(), "run");
@@ -90,9 +90,13 @@ Read read_header(const std::string& path, const h5::Handle& file) {
   if (c.algorithm == AlgorithmKind::kMaSwChains ||
       r.state.value("algorithm", "") != algorithm_name(c.algorithm))
     damaged(path, "run/state's algorithm disagrees with its configuration");
+  if (s.algorithm != algorithm_name(c.algorithm))
+    damaged(path, fmt::format("its algorithm attribute says {} but run/state holds a {} run",
+                              s.algorithm, algorithm_name(c.algorithm)));
   if (s.function != c.function || s.dim != c.dim || s.budget != c.max_evaluations ||
       r.state.value("backend", "") != s.backend)
     damaged(path, "the summary attributes disagree with run/state");
+  checkpoint_file::verify_summary_checksum(path, file.get(), s.format_version);
   if (s.genes_type != genes_type_name())
     damaged(path, "written by a " + s.genes_type + " build; this chainsaw stores " +
                       genes_type_name() + " genes");
@@ -155,7 +159,7 @@ void write_algorithm_checkpoint(const std::string& flag, const std::string& path
       checkpoint_file::write_root_attributes(
           root, reason, backend, config, algorithm.population_size(),
           algorithm.counters().evaluations, algorithm.best_fitness(), kCheckpointFormatVersion);
-      h5::write_attribute(root, "algorithm", std::string(algorithm_name(config.algorithm)));
+      checkpoint_file::write_summary_checksum(root);
       {
         h5::Handle run = h5::create_group(root, "run");
         write_array(run.get(), "state", std::vector<std::uint8_t>(text.begin(), text.end()));

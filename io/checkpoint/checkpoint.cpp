@@ -217,6 +217,7 @@ StagedFile stage_file(const std::string& flag, const std::string& path, MaSwChai
       checkpoint_file::write_root_attributes(
           root, reason, backend, config, capacity, algorithm.counters().evaluations,
           population.best_fitness(), kCheckpointFormatVersion);
+      checkpoint_file::write_summary_checksum(root);
       {
         h5::Handle run = h5::create_group(root, "run");
         write_vector(run.get(), "state", std::vector<std::uint8_t>(state.begin(), state.end()));
@@ -300,6 +301,9 @@ CheckpointSummary read_summary(const std::string& path, hid_t root) {
     s.evaluations = h5::read_int_attribute(root, "evaluations");
     s.budget = h5::read_int_attribute(root, "budget");
     s.best_fitness = h5::read_double_attribute(root, "best_fitness");
+    s.algorithm = h5::has_attribute(root, "algorithm")
+                      ? h5::read_string_attribute(root, "algorithm")
+                      : std::string(algorithm_name(AlgorithmKind::kMaSwChains));
     if (h5::has_link(root, "instance")) {
       h5::Handle instance = h5::open_group(root, "instance");
       s.instance = "embedded (" + instance_source(instance.get()) + ")";
@@ -463,6 +467,13 @@ std::optional<IslandState> islands_from_json(const std::string& path, const nloh
 
 CheckpointSummary inspect_checkpoint(const std::string& path) {
   h5::Handle file = open_checkpoint(path);
+  CheckpointSummary s = read_summary(path, file.get());
+  checkpoint_file::verify_summary_checksum(path, file.get(), s.format_version);
+  return s;
+}
+
+CheckpointSummary read_checkpoint_summary(const std::string& path) {
+  h5::Handle file = open_checkpoint(path);
   return read_summary(path, file.get());
 }
 
@@ -486,6 +497,12 @@ ValidatedHeader validate_header(const std::string& path, const h5::Handle& file)
   } catch (const UserError& e) {
     damaged(path, e.what());
   }
+  // A file relabelled by hand (or by a flipped byte) is named as such, before the state is read
+  // as the other algorithm's.
+  if (h.summary.algorithm != algorithm_name(AlgorithmKind::kMaSwChains) ||
+      h.config.algorithm != AlgorithmKind::kMaSwChains)
+    damaged(path, fmt::format("its algorithm attribute says {} but run/state holds a {} run",
+                              h.summary.algorithm, algorithm_name(h.config.algorithm)));
   const LoopState loop = loop_state_from_json(path, state);
   h.islands = islands_from_json(path, state);
   if (h.islands.has_value() != (h.config.distribute == Distribute::kIslands))
@@ -496,6 +513,7 @@ ValidatedHeader validate_header(const std::string& path, const h5::Handle& file)
       s.evaluations != loop.counters.evaluations || s.budget != h.config.max_evaluations ||
       state.value("genes", "") != s.genes_type)
     damaged(path, "the summary attributes disagree with run/state");
+  checkpoint_file::verify_summary_checksum(path, file.get(), s.format_version);
   if (s.genes_type != genes_type_name())
     damaged(path, "written by a " + s.genes_type + " build; this chainsaw stores " +
                       genes_type_name() + " genes");

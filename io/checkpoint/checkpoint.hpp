@@ -24,8 +24,9 @@
 
 namespace chainsaw {
 
-// Version 2 embeds the CEC 2010 instance; version 1 files (the --instance path only) are read.
-constexpr std::int64_t kCheckpointFormatVersion = 2;
+// Version 3 adds the summary attributes' checksum and the `algorithm` attribute of every file;
+// version 2 embeds the CEC 2010 instance; version 1 files (the --instance path only) are read.
+constexpr std::int64_t kCheckpointFormatVersion = 3;
 constexpr std::int64_t kCheckpointOldestReadableVersion = 1;
 
 // What `chainsaw inspect` prints: the root attributes, no dataset is read.
@@ -42,6 +43,7 @@ struct CheckpointSummary {
   std::int64_t evaluations = 0;
   std::int64_t budget = 0;
   double best_fitness = 0.0;
+  std::string algorithm;  // ma-sw-chains for a file without the attribute (version 2 and older)
   // CEC 2010: where the instance is ("embedded (generated from problem seed 3)", or a version 1
   // file's "FILE, not embedded"); empty for the paper's functions.
   std::string instance;
@@ -65,8 +67,11 @@ StagedFile stage_checkpoint(const std::string& flag, const std::string& path,
 // a complete checkpoint of its island; there is no file at `path` itself).
 std::string island_checkpoint_path(const std::string& path, int rank);
 
-// Reads the summary; throws UserError for a file that is not a chainsaw checkpoint.
+// Reads the summary and verifies its checksum; throws UserError for a file that is not a
+// chainsaw checkpoint or whose summary was changed.
 CheckpointSummary inspect_checkpoint(const std::string& path);
+// The summary as stored, unverified: for a reader that first checks it against /run/state.
+CheckpointSummary read_checkpoint_summary(const std::string& path);
 
 // Everything a resume needs before it builds the engine: the run's Config (its budget as
 // recorded), the backend it ran on and the CEC 2010 instance it embeds. Validates the whole

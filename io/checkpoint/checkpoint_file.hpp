@@ -5,8 +5,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <ctime>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "core/config.hpp"
 #include "core/error.hpp"
@@ -55,6 +58,55 @@ inline void write_root_attributes(hid_t root, const std::string& reason, Backend
   h5::write_attribute(root, "best_fitness", best_fitness);
   // For h5dump and h5py readers; loading uses the checksummed copy in /run/state.
   h5::write_attribute(root, "config", config_to_json(config).dump());
+  h5::write_attribute(root, "algorithm", std::string(algorithm_name(config.algorithm)));
+}
+
+// The summary attributes (HDF5's Fletcher-32 covers datasets, not attributes), as text: each
+// name and its stored value, doubles by their bits.
+inline std::string summary_text(hid_t root) {
+  static const char* const kStrings[] = {"format", "chainsaw_version", "written_at", "reason",
+                                         "backend", "genes_type", "function", "config",
+                                         "algorithm"};
+  static const char* const kIntegers[] = {"format_version", "dim", "capacity", "evaluations",
+                                          "budget"};
+  std::string text;
+  for (const char* name : kStrings) text += fmt::format("{}={}\n", name, h5::read_string_attribute(root, name));
+  for (const char* name : kIntegers) text += fmt::format("{}={}\n", name, h5::read_int_attribute(root, name));
+  const double best = h5::read_double_attribute(root, "best_fitness");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &best, sizeof bits);
+  return text + fmt::format("best_fitness={:016x}\n", bits);
+}
+
+// FNV-1a (64 bits) of summary_text, in hex: a flipped or edited attribute fails it.
+inline std::string summary_checksum(hid_t root) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const unsigned char c : summary_text(root)) {
+    hash ^= c;
+    hash *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", hash);
+}
+
+// Written after every other root attribute (format version 3 on).
+inline void write_summary_checksum(hid_t root) {
+  h5::write_attribute(root, "summary_checksum", summary_checksum(root));
+}
+
+// Throws UserError unless the file's summary attributes match their checksum; files of format
+// version 2 and older have none (their summary is checked against /run/state instead).
+inline void verify_summary_checksum(const std::string& path, hid_t root,
+                                    std::int64_t format_version) {
+  if (format_version < 3) return;
+  try {
+    if (!h5::has_attribute(root, "summary_checksum"))
+      damaged(path, "has no summary_checksum attribute");
+    if (h5::read_string_attribute(root, "summary_checksum") != summary_checksum(root))
+      damaged(path, "its summary attributes (best_fitness, evaluations, ...) fail their checksum: "
+                    "the file was changed after it was written");
+  } catch (const h5::Error& e) {
+    damaged(path, std::string("summary attributes: ") + e.what());
+  }
 }
 
 }  // namespace chainsaw::checkpoint_file

@@ -3,7 +3,10 @@
 #include <optional>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "core/distributed/agreement.hpp"
+#include "core/error.hpp"
 #include "io/checkpoint/run_checkpoint.hpp"
 
 namespace chainsaw {
@@ -25,23 +28,23 @@ bool CheckpointSchedule::at_safe_point(Algorithm& algorithm) {
   bool stop = stop_requested_ && stop_requested_();
   if (comm_) stop = comm_->any(stop);  // a signal may reach the ranks at different units
   if (stop) {
-    if (!path_.empty()) write(algorithm, "signal");
+    if (!path_.empty()) write_or_stop(algorithm, "signal");
     return false;
   }
   if (path_.empty()) return true;
   if (algorithm.next_unit_cut_by_budget()) {
     // The last unit is cut at the budget: checkpoint before it, so that a resume with a
     // larger budget continues exactly as a run that had the larger budget from the start.
-    if (!final_written_) write(algorithm, "final");
+    if (!final_written_) write_or_stop(algorithm, "final");
     final_written_ = true;
   } else if (due(algorithm)) {
-    write(algorithm, "periodic");
+    write_or_stop(algorithm, "periodic");
   }
   return true;
 }
 
 void CheckpointSchedule::at_end(Algorithm& algorithm) {
-  if (!path_.empty() && !final_written_) write(algorithm, "final");
+  if (!path_.empty() && !final_written_) write_or_stop(algorithm, "final");
 }
 
 bool CheckpointSchedule::due(const Algorithm& algorithm) const {
@@ -53,6 +56,21 @@ bool CheckpointSchedule::due(const Algorithm& algorithm) const {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - last_time_).count() >=
       every_.seconds;
   return comm_ ? comm_->any(late) : late;  // each rank's clock: agree
+}
+
+void CheckpointSchedule::write_or_stop(Algorithm& algorithm, const char* reason) {
+  try {
+    write(algorithm, reason);
+  } catch (const UserError& e) {
+    const std::string kept =
+        last_good_evaluations_ < 0
+            ? fmt::format("{} keeps what it held before (this run wrote no checkpoint yet)",
+                          path_)
+            : fmt::format("{} keeps the last good checkpoint, at {} evaluations", path_,
+                          last_good_evaluations_);
+    throw UserError(fmt::format("{}; the run stops, {}", e.what(), kept));
+  }
+  last_good_evaluations_ = algorithm.counters().evaluations;
 }
 
 void CheckpointSchedule::write(Algorithm& algorithm, const char* reason) {

@@ -3,6 +3,8 @@
 // checkpoint when one is due, the final one before a unit that the budget cuts short (so that a
 // resume with a larger budget continues exactly like a longer run), and one when asked to stop.
 // The one schedule of every algorithm and entry point (the run driver, io/run/run_driver.hpp).
+// A checkpoint that cannot be written ends the run (UserError): the file keeps its last good
+// checkpoint, and a run that went on would go on without the protection it was asked to have.
 #pragma once
 
 #include <chrono>
@@ -46,6 +48,7 @@ class CheckpointSchedule {
  private:
   bool due(const Algorithm& algorithm) const;
   void write(Algorithm& algorithm, const char* reason);
+  void write_or_stop(Algorithm& algorithm, const char* reason);
 
   std::string flag_;
   std::string path_;
@@ -58,6 +61,7 @@ class CheckpointSchedule {
   std::chrono::steady_clock::time_point last_time_;
   std::int64_t last_evaluations_ = 0;
   bool final_written_ = false;
+  std::int64_t last_good_evaluations_ = -1;  // this run's last checkpoint; -1: none yet
 };
 
 }  // namespace chainsaw

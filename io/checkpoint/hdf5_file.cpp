@@ -1,14 +1,43 @@
 #include "io/checkpoint/hdf5_file.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <mutex>
 
+#include "io/results/write_faults.hpp"
+
 namespace chainsaw::h5 {
 
+namespace {
+
+// HDF5's file drivers record the system's errno in the error stack ("..., errno = 28, error
+// message = 'No space left on device'"): the cause a user can act on, found by walking it.
+herr_t find_system_error(unsigned, const H5E_error2_t* entry, void* found) {
+  const char* at = entry->desc != nullptr ? std::strstr(entry->desc, "errno = ") : nullptr;
+  if (at != nullptr && *static_cast<int*>(found) == 0)
+    *static_cast<int*>(found) = std::atoi(at + std::strlen("errno = "));
+  return 0;
+}
+
+// `what`, with the system's cause of the failure when the error stack holds one.
+std::string with_cause(const std::string& what) {
+  int err = 0;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_system_error, &err);
+  return err > 0 ? what + " (" + std::strerror(err) + ")" : what;
+}
+
+// A write point of the fault-injection hook (io/results/write_faults.hpp).
+void count_write(const std::string& what) {
+  if (write_fault_injected()) throw Error(what + " (" + std::strerror(ENOSPC) + ")");
+}
+
+}  // namespace
+
 Handle::Handle(hid_t id, Closer close, const std::string& what) : id_(id), close_(close) {
-  if (id < 0) throw Error(what);
+  if (id < 0) throw Error(with_cause(what));
 }
 
 Handle& Handle::operator=(Handle&& other) noexcept {
@@ -29,11 +58,16 @@ void Handle::reset() {
 void Handle::close(const std::string& what) {
   const hid_t id = id_;
   id_ = H5I_INVALID_HID;
-  if (id >= 0 && close_) check(close_(id), what);
+  if (id < 0 || !close_) return;
+  if (write_fault_injected()) {
+    close_(id);
+    throw Error(what + " (" + std::strerror(ENOSPC) + ")");
+  }
+  check(close_(id), what);
 }
 
 void check(herr_t status, const std::string& what) {
-  if (status < 0) throw Error(what);
+  if (status < 0) throw Error(with_cause(what));
 }
 
 void silence_library_errors() {
@@ -54,6 +88,7 @@ hid_t native_type<std::uint8_t>() { return H5T_NATIVE_UINT8; }
 
 Handle create_file(const std::string& path) {
   silence_library_errors();
+  count_write("cannot create the HDF5 file");
   return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
                 "cannot create the HDF5 file");
 }
@@ -65,6 +100,7 @@ Handle open_file_read_only(const std::string& path) {
 }
 
 Handle create_group(hid_t parent, const std::string& name) {
+  count_write("cannot create group " + name);
   return Handle(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
                 "cannot create group " + name);
 }
@@ -82,6 +118,7 @@ bool has_link(hid_t parent, const std::string& name) {
 namespace {
 
 void write_scalar_attribute(hid_t object, const std::string& name, hid_t type, const void* value) {
+  count_write("cannot write attribute " + name);
   Handle space(H5Screate(H5S_SCALAR), H5Sclose, "cannot create a dataspace");
   Handle attribute(H5Acreate2(object, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
                    H5Aclose, "cannot create attribute " + name);
@@ -148,6 +185,7 @@ double read_double_attribute(hid_t object, const std::string& name) {
 
 Handle create_dataset(hid_t parent, const std::string& name, hid_t file_type,
                       const std::vector<hsize_t>& dims, const std::vector<hsize_t>& chunk) {
+  count_write("cannot create dataset " + name);
   const int rank = static_cast<int>(dims.size());
   Handle space(H5Screate_simple(rank, dims.data(), nullptr), H5Sclose,
                "cannot create the dataspace of " + name);
@@ -204,6 +242,7 @@ void transfer_block(hid_t dataset, hsize_t row, hsize_t first, hsize_t count, Tr
 
 void write_block(hid_t dataset, hid_t memory_type, hsize_t row, hsize_t first, hsize_t count,
                  const void* data) {
+  count_write("cannot write a block");
   transfer_block(dataset, row, first, count, [&](hid_t memory, hid_t file) {
     check(H5Dwrite(dataset, memory_type, memory, file, H5P_DEFAULT, data), "cannot write a block");
   });

@@ -20,6 +20,7 @@
 #include "io/cli/info_commands.hpp"
 #include "io/cli/run_commands.hpp"
 #include "io/cli/run_flags.hpp"
+#include "io/results/output_file.hpp"
 #include "io/run/ranks.hpp"
 #include "io/study/study_runner.hpp"
 #include "io/version.hpp"
@@ -124,9 +125,8 @@ void add_study_options(CLI::App& study, std::string& file, std::string& folder, 
                  "print every run's result file, done or todo, and the counts; run nothing");
 }
 
-}  // namespace
-
-int cli_main(int argc, char** argv) {
+// The command line's work, before stdout's final check.
+int dispatch(int argc, char** argv) {
   CLI::App app{fmt::format("chainsaw {}: MA-SW-Chains memetic optimisation of large-scale "
                            "continuous problems on the CPU (OpenMP) or a GPU (CUDA)",
                            kVersion),
@@ -164,8 +164,14 @@ int cli_main(int argc, char** argv) {
     } catch (const CLI::CallForVersion&) {
       std::printf("chainsaw %s\n", kVersion);
       return 0;
+    } catch (const CLI::CallForHelp&) {
+      write_file_atomically("stdout", "-", app.help());  // checked, as every output
+      return 0;
+    } catch (const CLI::CallForAllHelp&) {
+      write_file_atomically("stdout", "-", app.help("", CLI::AppFormatMode::All));
+      return 0;
     } catch (const CLI::Success& e) {
-      return app.exit(e);  // --help
+      return app.exit(e);
     } catch (const CLI::RequiredError& e) {
       if (app.get_subcommands().empty())
         return report("error",
@@ -195,10 +201,27 @@ int cli_main(int argc, char** argv) {
       });
     }
     options.apply_deferred();
+    check_flags_apply(*run, options);
     return with_ranks(options.config.distribute, argc, argv,
                       [&](const Ranks& ranks) { return run_command(options, ranks); });
   } catch (...) {
     return report_exception(std::current_exception());
   }
 }
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  const int code = dispatch(argc, argv);
+  // What printf buffered (--version, --help, the memory plan) is written here: a full disk or
+  // a closed pipe is an error, not a silent exit 0.
+  try {
+    check_stdout_flushed();
+  } catch (...) {
+    const int failed = report_exception(std::current_exception());
+    return code != 0 ? code : failed;
+  }
+  return code;
+}
+
 }  // namespace chainsaw

@@ -23,6 +23,7 @@
 #include "io/results/output_file.hpp"
 #include "io/run/many_runs.hpp"
 #include "io/run/run_driver.hpp"
+#include "io/run/threads.hpp"
 
 namespace chainsaw::cli {
 
@@ -51,8 +52,7 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
             const std::function<Problem()>& make, const std::string& resume_from = {},
             const Ranks& ranks = {},
             const std::optional<IslandState>& restored = std::nullopt) {
-  if (config.threads > 0) omp_set_num_threads(config.threads);
-  env.threads = omp_get_max_threads();
+  env.threads = use_threads("--threads", config.threads);
   DriveOptions d;
   d.checkpoint = env.checkpoint;
   d.checkpoint_every = o.checkpoint_every;
@@ -85,12 +85,7 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
                                             ranks.comm ? &run.distributed : nullptr)
                                  .dump(2) +
                              "\n";
-    if (o.output.empty()) {
-      std::fwrite(json.data(), 1, json.size(), stdout);
-      std::fflush(stdout);
-    } else {
-      write_file_atomically("--output", o.output, json);
-    }
+    write_file_atomically("--output", o.output.empty() ? "-" : o.output, json);
   });
   if (!o.quiet && ranks.root()) {
     std::fprintf(stderr, "%s\n", summary_line(config, env, result, o.output).c_str());
@@ -102,9 +97,11 @@ int execute(const Config& config, RunEnvironment env, const RunOptions& o,
 }  // namespace
 
 // Output and checkpoint paths are probed before any work starts; only rank 0 writes the output.
+// Two outputs on one file would destroy one of them: refused.
 void check_paths(const std::string& output, const std::string& checkpoint) {
   if (!output.empty()) check_output_writable("--output", output);
-  if (!checkpoint.empty()) check_output_writable("--checkpoint", checkpoint);
+  if (!checkpoint.empty()) check_checkpoint_writable("--checkpoint", checkpoint);
+  check_distinct_outputs({{"--output", output}, {"--checkpoint", checkpoint}});
 }
 
 namespace {
@@ -145,6 +142,7 @@ int run_command(const RunOptions& o, const Ranks& ranks) {
   RunEnvironment env;
   ranks.agree([&] {
     config.validate();
+    check_thread_count("--threads", config.threads);
     if (ranks.comm && (config.algorithm != AlgorithmKind::kMaSwChains || config.runs > 1))
       throw UserError(fmt::format("--distribute {}: only --algorithm ma-sw-chains with --runs 1 "
                                   "runs distributed",
@@ -264,6 +262,7 @@ int resume_command(ResumeOptions& r, const Ranks& ranks) {
                                   header.islands->rank, ranks.rank()));
     apply_resume_flags(r, header, file, config);
     config.validate();
+    check_thread_count("--threads", config.threads);
     env.checkpoint = ranks.checkpoint_path(r.run.checkpoint);
     check_paths(ranks.root() ? r.run.output : "", env.checkpoint);
 
@@ -320,6 +319,7 @@ RunRequest parse_run_request(const std::vector<std::string>& args) {
   add_run_options(app, o);
   parse_arguments(app, args);
   o.apply_deferred();
+  check_flags_apply(app, o);
   return {o.config, o.output, o.quiet, o.profile, o.dry_run, o.checkpoint, o.checkpoint_every};
 }
 
@@ -331,6 +331,7 @@ RunEnvironment check_run_request(RunRequest& request) {
                                 "the chainsaw command line",
                                 distribute_name(config.distribute)));
   config.validate();
+  check_thread_count("--threads", config.threads);
   check_paths(request.output, request.checkpoint);
   RunEnvironment env;
   env.checkpoint = request.checkpoint;
@@ -379,6 +380,7 @@ ResumeRequest parse_resume_request(const std::vector<std::string>& args) {
   config.distribute = Distribute::kNone;
   apply_resume_flags(r, header, file, config);
   config.validate();
+  check_thread_count("--threads", config.threads);
   check_paths(r.run.output, r.run.checkpoint);
   RunEnvironment env;
   env.backend = header.backend;

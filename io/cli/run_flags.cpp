@@ -20,6 +20,43 @@ void add_parsed(CLI::App& app, RunOptions& o, const std::string& flag, const std
 
 namespace {
 
+// A path flag given as '': refused rather than read as "none" (a script's unset variable).
+const CLI::Validator kNotEmpty(
+    [](std::string& text) {
+      return text.empty() ? std::string("must be a file name, not ''") : std::string();
+    },
+    "", "not empty");
+
+// Which algorithms an algorithm's own flag applies to; a flag not listed here applies to all.
+// A new algorithm-specific flag is one line.
+struct FlagScope {
+  const char* flag;
+  std::vector<AlgorithmKind> algorithms;
+};
+
+const std::vector<FlagScope>& flag_scopes() {
+  using A = AlgorithmKind;
+  const std::vector<AlgorithmKind> ma{A::kMaSwChains};
+  static const std::vector<FlagScope> scopes = {
+      {"--population", ma}, {"--batch", ma}, {"--blx-alpha", ma}, {"--nam-candidates", ma},
+      {"--mutation-probability", ma}, {"--ls-intensity", ma}, {"--ls-ratio", ma},
+      {"--ls-threshold", ma}, {"--rho-init", ma}, {"--restart", ma},
+      {"--milestones", {A::kMaSwChains, A::kDe, A::kJde, A::kPso}},
+      {"--rho0", {A::kMaSwChains, A::kScatterSearch}},
+      {"--sw-successes", {A::kMaSwChains, A::kScatterSearch}},
+      {"--sw-failures", {A::kMaSwChains, A::kScatterSearch}},
+      {"--de-np", {A::kDe, A::kJde}}, {"--de-crossover", {A::kDe, A::kJde}},
+      {"--de-f", {A::kDe}}, {"--de-cr", {A::kDe}},
+      {"--jde-tau1", {A::kJde}}, {"--jde-tau2", {A::kJde}},
+      {"--pso-particles", {A::kPso}}, {"--pso-w", {A::kPso}}, {"--pso-c1", {A::kPso}},
+      {"--pso-c2", {A::kPso}}, {"--pso-vmax", {A::kPso}},
+      {"--ss-population", {A::kScatterSearch}}, {"--ss-ref-best", {A::kScatterSearch}},
+      {"--ss-ref-diverse", {A::kScatterSearch}}, {"--ss-lambda", {A::kScatterSearch}},
+      {"--ss-ls-iterations", {A::kScatterSearch}},
+  };
+  return scopes;
+}
+
 // Shared by `run` and `resume`.
 void add_profile_option(CLI::App& app, RunOptions& o) {
   app.add_flag("--profile", o.profile,
@@ -30,8 +67,9 @@ void add_profile_option(CLI::App& app, RunOptions& o) {
 void add_checkpoint_options(CLI::App& app, RunOptions& o) {
   app.add_option("--checkpoint", o.checkpoint,
                  "HDF5 checkpoint file, written crash-safely at the end, on SIGINT/SIGTERM and "
-                 "every --checkpoint-every")
-      ->type_name("FILE");
+                 "every --checkpoint-every; one live run per file")
+      ->type_name("FILE")
+      ->check(kNotEmpty);
   add_parsed(app, o, "--checkpoint-every",
              "also checkpoint periodically: a duration (90s, 10m, 2h) or a number of evaluations",
              "EVERY", "off", [&o](const std::string& f, const std::string& t) {
@@ -127,7 +165,8 @@ void add_problem_options(CLI::App& run, RunOptions& o) {
                  "the etc function's ETC matrix (text, task-major), for janssen-* the official "
                  "CEC'14/'17 input_data directory, for cec2013-* the official cdatafiles "
                  "directory or an exported instance file; default: generated from --problem-seed")
-      ->type_name("FILE|DIR");
+      ->type_name("FILE|DIR")
+      ->check(kNotEmpty);
   add_parsed(run, o, "--domain",
              "every variable in [LOWER, UPPER] instead of the function's conventional domain "
              "(the paper's six and the classic functions; --domain=-1,1 is the normalised box)",
@@ -186,9 +225,11 @@ void add_placement_options(CLI::App& run, RunOptions& o) {
 
 // What it writes: the result file, progress, the profile, checkpoints.
 void add_output_options(CLI::App& run, RunOptions& o) {
-  run.add_option("--output,-o", o.output, "result JSON file (written whole or not at all); "
-                                          "default: the JSON goes to stdout")
-      ->type_name("FILE");
+  run.add_option("--output,-o", o.output, "result JSON file (written whole or not at all; a "
+                                          "device or FIFO is written in place); default or -: "
+                                          "stdout")
+      ->type_name("FILE")
+      ->check(kNotEmpty);
   run.add_flag("--quiet,-q", o.quiet, "no progress line and no summary line");
   add_profile_option(run, o);
   run.add_flag("--dry-run", o.dry_run,
@@ -278,12 +319,33 @@ void add_resume_options(CLI::App& resume, ResumeOptions& r) {
              [&r](const std::string&, const std::string& t) { r.function = t; });
   add_parsed(resume, o, "--dim", "check: must match the checkpoint's", "INT", "",
              [&r](const std::string& f, const std::string& t) { r.dim = parse_int64(f, t); });
-  resume.add_option("--output,-o", o.output, "result JSON file; default: stdout")->type_name("FILE");
+  resume.add_option("--output,-o", o.output, "result JSON file; default or -: stdout")
+      ->type_name("FILE")
+      ->check(kNotEmpty);
   resume.add_flag("--quiet,-q", o.quiet, "no progress line and no summary line");
   add_profile_option(resume, o);
   add_checkpoint_options(resume, o);
   resume.get_option("--checkpoint")
       ->description("where to write checkpoints (default: the resumed file itself)");
+}
+
+void check_flags_apply(const CLI::App& run, const RunOptions& o) {
+  const AlgorithmKind algorithm = o.config.algorithm;
+  for (const FlagScope& scope : flag_scopes()) {
+    const CLI::Option* option = run.get_option_no_throw(scope.flag);
+    if (option == nullptr || option->count() == 0) continue;
+    const auto& applies = scope.algorithms;
+    if (std::find(applies.begin(), applies.end(), algorithm) != applies.end()) continue;
+    std::string names;
+    for (std::size_t i = 0; i < applies.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == applies.size() ? " and " : ", ") +
+               std::string(algorithm_name(applies[i]));
+    throw UserError(fmt::format("{}: applies to --algorithm {} only, not to {}", scope.flag,
+                                names, algorithm_name(algorithm)));
+  }
+  const CLI::Option* every = run.get_option_no_throw("--checkpoint-every");
+  if (every != nullptr && every->count() > 0 && o.checkpoint.empty())
+    throw UserError("--checkpoint-every: needs --checkpoint FILE (where the checkpoints go)");
 }
 
 std::vector<OptionSpec> option_specs(const CLI::App& app) {

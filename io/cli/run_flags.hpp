@@ -80,6 +80,11 @@ void add_number(CLI::App& app, RunOptions& o, const std::string& flag, T& target
 void add_run_options(CLI::App& app, RunOptions& o);
 void add_resume_options(CLI::App& app, ResumeOptions& r);
 
+// After parsing `run`'s line (apply_deferred included): UserError for a flag given that does not
+// apply to the chosen --algorithm (the table in run_flags.cpp) and for --checkpoint-every
+// without --checkpoint.
+void check_flags_apply(const CLI::App& run, const RunOptions& o);
+
 // The options of `app` as the Python module lists them.
 std::vector<OptionSpec> option_specs(const CLI::App& app);
 // Parses `args` (without the subcommand) into what `app` declares; UserError in one line.

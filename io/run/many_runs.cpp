@@ -33,13 +33,7 @@ namespace chainsaw {
 namespace {
 
 void emit(const std::string& output, const nlohmann::ordered_json& json) {
-  const std::string text = json.dump(2) + "\n";
-  if (output.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-  } else {
-    write_file_atomically("--output", output, text);
-  }
+  write_file_atomically("--output", output.empty() ? "-" : output, json.dump(2) + "\n");
 }
 
 std::string where(const RunEnvironment& env) {

@@ -9,6 +9,7 @@
 #include "core/algorithms/algorithm_factory.hpp"
 #include "core/algorithms/ma_sw_chains.hpp"
 #include "core/error.hpp"
+#include "io/checkpoint/checkpoint_lock.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
 #include "io/checkpoint/run_checkpoint.hpp"
 #include "io/cli/progress.hpp"
@@ -74,7 +75,11 @@ DrivenRun drive_run(const Config& config, Backend backend,
   const auto setup_start = Clock::now();
   std::optional<Problem> problem;
   std::unique_ptr<Algorithm> algorithm;
+  CheckpointLock lock;  // held until the run returns: one live run per checkpoint path
   ranks.agree([&] {
+    // A sharded run's file is rank 0's alone; an island's is its rank's.
+    if (!o.checkpoint.empty() && (ranks.root() || ranks.islands()))
+      lock = CheckpointLock(o.checkpoint_flag, o.checkpoint);
     problem.emplace(make_problem());
     algorithm = make_algorithm(config, *problem, backend, ranks.shard_comm());
     if (buckets) algorithm->set_profile(buckets);

@@ -1,5 +1,7 @@
 // SIGINT and SIGTERM stop a run at its next safe point, where a checkpoint is written; a second
-// signal gets the default action. One StopSignals at a time, for the run in progress.
+// signal ends the process at once (exit 128 + signal) with a line on stderr, removing the
+// temporary file of a checkpoint being written. One StopSignals at a time, for the run in
+// progress.
 #pragma once
 
 #include <csignal>
