@@ -46,8 +46,9 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
   const char* kReal = "REAL";
   add_parsed(run, o, "--algorithm",
              "the optimizer: ma-sw-chains (the paper's memetic algorithm), de (DE/rand/1), jde "
-             "(self-adaptive DE), pso (inertia-weight PSO), ss (Scatter Search)",
-             "ma-sw-chains|de|jde|pso|ss", algorithm_name(c.algorithm),
+             "(self-adaptive DE), pso (inertia-weight PSO), ss (Scatter Search), sep-cma-es "
+             "(separable CMA-ES, CPU)",
+             "ma-sw-chains|de|jde|pso|ss|sep-cma-es", algorithm_name(c.algorithm),
              [&c](const std::string& f, const std::string& t) { c.algorithm = parse_algorithm(f, t); });
   add_number(run, o, "--de-np", c.de_np, "de, jde: population size NP", kInt, parse_int);
   add_number(run, o, "--de-f", c.de_f, "de: scale factor F (> 0)", kReal, parse_real);
@@ -78,6 +79,15 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
              parse_real);
   add_number(run, o, "--ss-ls-iterations", c.ss_ls_iterations,
              "ss: Solis-Wets iterations per improvement", kInt, parse_int);
+  add_number(run, o, "--cma-lambda", c.cma_lambda,
+             "sep-cma-es: offspring per generation lambda; 0: 4 + floor(3 ln D)", kInt, parse_int);
+  add_number(run, o, "--cma-sigma0", c.cma_sigma0,
+             "sep-cma-es: initial step size, a fraction of the domain's width", kReal, parse_real);
+  run.add_flag("--cma-ipop", c.cma_ipop,
+               "sep-cma-es: restart (new mean, lambda times --cma-ipop-factor) when a stopping "
+               "criterion of Auger & Hansen 2005 holds");
+  add_number(run, o, "--cma-ipop-factor", c.cma_ipop_factor,
+             "sep-cma-es: lambda's factor at each IPOP restart", kReal, parse_real);
   add_parsed(run, o, "--time-limit",
              "also stop after this much wall time: 30s, 10m, 2h or seconds (0: none)", "DURATION",
              "0", [&c](const std::string& f, const std::string& t) {
