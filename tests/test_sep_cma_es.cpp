@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "api_objectives.hpp"
 #include "cli_support.hpp"
 #include "core/algorithms/sep_cma_es.hpp"
 #include "core/error.hpp"
@@ -308,6 +309,40 @@ TEST(SepCmaEs, RefusesTheCudaBackendNamingTheCpu) {
   }
   const Problem problem = make_problem("sphere", 10, 1, "");
   EXPECT_THROW(make_population_algorithm(c, problem, Backend::kCuda), UserError);
+}
+
+class SepCmaLibrary : public test::TempDirTest {};
+
+// A user objective, through its batch callback, is the built-in function's run bit for bit, and
+// resumes from its checkpoint like the straight run.
+TEST_F(SepCmaLibrary, UserObjectiveRunIsTheBuiltInRunAndResumes) {
+  Options o;
+  o.algorithm = AlgorithmKind::kSepCmaEs;
+  o.cma_ipop = true;
+  o.dim = 10;
+  o.max_evaluations = 5000;
+  o.seed = 3;
+  o.backend = Backend::kCpu;
+  o.checkpoint = (dir_ / "api.h5").string();
+  const test::UserRastrigin objective{benchmark_shift(-5.12, 5.12, 3)};
+  const Result user = optimize(objective, o);
+  Config c = o;
+  c.function = "rastrigin";
+  const CmaRun builtin = run_cma(c);
+  EXPECT_EQ(user.best_fitness, builtin.result.best_fitness);
+  EXPECT_EQ(user.best_genes, builtin.best);
+  EXPECT_EQ(user.evaluations.evaluations, 5000);
+
+  Options more = o;
+  more.max_evaluations = 12000;
+  more.checkpoint.clear();
+  const Result straight = optimize(objective, more);
+  more.resume_from = o.checkpoint;
+  const Result resumed = optimize(objective, more);
+  EXPECT_GE(straight.evaluations.restarts, 1);
+  EXPECT_EQ(resumed.best_fitness, straight.best_fitness);
+  EXPECT_EQ(resumed.best_genes, straight.best_genes);
+  EXPECT_GT(resumed.resumed_at_evaluations, 0);
 }
 
 // --- The command line -----------------------------------------------------------------------
