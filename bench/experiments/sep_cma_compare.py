@@ -117,9 +117,10 @@ def main():
             p = mannwhitneyu(mine, values[other], alternative="two-sided").pvalue
             cells.append(f"{np.median(values[other]):.4g} (p = {p:.3f})")
         reached = sum(1 for e, b in runs["chainsaw"] if b <= 1e-8)
+        note = f" ({reached}/{len(seeds)} reached)" if pick == 0 else ""
         rows.append(f"| {name} | {dim} | {budget} | "
                     f"{'evaluations to 1e-8' if pick == 0 else 'error at budget'} | "
-                    f"{np.median(mine):.4g} ({reached}/{len(seeds)} reached) | "
+                    f"{np.median(mine):.4g}{note} | "
                     + " | ".join(cells) + " |")
         print(rows[-1], flush=True)
     with open(os.path.join(args.out_dir, "results.json"), "w") as fh:
