@@ -57,7 +57,8 @@ class SepCmaUpdate : public test::TempDirTest, public ::testing::WithParamInterf
     }
     const std::string script = std::string(CHAINSAW_TEST_DATA) + "/../sep_cma_reference.py";
     const std::string python = std::ifstream("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-    const int status = std::system((python + " '" + script + "' '" + in + "' '" + out + "'").c_str());
+    const std::string command = python + " '" + script + "' '" + in + "' '" + out + "'";
+    const int status = std::system(command.c_str());
     if (WIFEXITED(status) && WEXITSTATUS(status) == 77) return {};
     EXPECT_EQ(status, 0);
     std::ifstream s(out);
@@ -390,8 +391,9 @@ TEST_F(SepCmaEsCli, RunsAndResumeEqualSeparateRunsBitForBit) {
   const test::Outcome resumed = chainsaw("resume -q " + file + " --evals 15000");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   const nlohmann::json continued = nlohmann::json::parse(resumed.out);
-  test::expect_same_run_result(continued,
-                               run_json("--algorithm sep-cma-es --cma-ipop --evals 15000 --seed 11"));
+  const nlohmann::json longer =
+      run_json("--algorithm sep-cma-es --cma-ipop --evals 15000 --seed 11");
+  test::expect_same_run_result(continued, longer);
   EXPECT_EQ(continued["algorithm"], "sep-cma-es");
 }
 

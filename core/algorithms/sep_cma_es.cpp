@@ -166,7 +166,8 @@ void SepCmaEs::advance_unit(std::int64_t evaluations_left) {
 void SepCmaEs::sample_and_evaluate(int count) {
   const std::size_t rows = static_cast<std::size_t>(count) * static_cast<std::size_t>(dim_);
   if (samples_.size() < rows) samples_.resize(rows);  // a restart's larger lambda
-  if (fitness_.size() < static_cast<std::size_t>(count)) fitness_.resize(static_cast<std::size_t>(count));
+  const auto offspring = static_cast<std::size_t>(count);
+  if (fitness_.size() < offspring) fitness_.resize(offspring);
   const double lower = problem_.lower, upper = problem_.upper, sigma = dist_.sigma;
   const bool external = problem_.is_external();
   {
