@@ -85,14 +85,15 @@ def cmaes_run(name, dim, budget, seed):
     return evals, best
 
 
-def chainsaw_runs(binary, name, dim, budget, seeds):
-    out = os.path.join(tempfile.mkdtemp(), "runs.json")
-    subprocess.run([binary, "run", "-q", "--backend", "cpu", "--algorithm", "sep-cma-es",
-                    "--function", name, "--dim", str(dim), "--evals", str(budget),
-                    "--target-error", "1e-8", "--runs", str(len(seeds)), "--seed", str(seeds[0]),
-                    "-o", out], check=True)
-    with open(out) as fh:
-        results = json.load(fh)["results"]
+def chainsaw_runs(binary, name, dim, budget, seeds, out_dir):
+    with tempfile.TemporaryDirectory(dir=out_dir) as scratch:
+        out = os.path.join(scratch, "runs.json")
+        subprocess.run([binary, "run", "-q", "--backend", "cpu", "--algorithm", "sep-cma-es",
+                        "--function", name, "--dim", str(dim), "--evals", str(budget),
+                        "--target-error", "1e-8", "--runs", str(len(seeds)),
+                        "--seed", str(seeds[0]), "-o", out], check=True)
+        with open(out) as fh:
+            results = json.load(fh)["results"]
     return [(r["evaluations"]["total"], r["best_error"]) for r in results]
 
 
@@ -106,7 +107,7 @@ def main():
     seeds = list(range(1, args.seeds + 1))
     rows, everything = [], {}
     for name, dim, budget, measure in CASES:
-        runs = {"chainsaw": chainsaw_runs(args.chainsaw, name, dim, budget, seeds),
+        runs = {"chainsaw": chainsaw_runs(args.chainsaw, name, dim, budget, seeds, args.out_dir),
                 "numpy-reference": [reference_run(name, dim, budget, s) for s in seeds],
                 "cmaes-SepCMA": [cmaes_run(name, dim, budget, s) for s in seeds]}
         pick = 0 if measure == "evals" else 1
