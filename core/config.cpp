@@ -33,6 +33,7 @@ const char* algorithm_name(AlgorithmKind a) {
     case AlgorithmKind::kJde: return "jde";
     case AlgorithmKind::kPso: return "pso";
     case AlgorithmKind::kScatterSearch: return "ss";
+    case AlgorithmKind::kSepCmaEs: return "sep-cma-es";
   }
   return "?";
 }
@@ -47,8 +48,14 @@ int Config::algorithm_population() const {
     case AlgorithmKind::kJde: return de_np;
     case AlgorithmKind::kPso: return pso_particles;
     case AlgorithmKind::kScatterSearch: return ss_population;
+    case AlgorithmKind::kSepCmaEs: return cma_initial_lambda();
     default: return population_size;
   }
+}
+
+int Config::cma_initial_lambda() const {
+  if (cma_lambda > 0) return cma_lambda;
+  return 4 + static_cast<int>(std::floor(3.0 * std::log(static_cast<double>(dim))));
 }
 
 namespace {
@@ -97,6 +104,17 @@ void Config::validate_algorithm() const {
       require(std::isfinite(ss_lambda) && ss_lambda >= 0.0 && ss_lambda <= 0.5, "--ss-lambda",
               ss_lambda, "must be in [0, 0.5]");
       require(ss_ls_iterations >= 0, "--ss-ls-iterations", ss_ls_iterations, "must be >= 0");
+      break;
+    case AlgorithmKind::kSepCmaEs:
+      require(cma_lambda == 0 || cma_lambda >= 2, "--cma-lambda", cma_lambda,
+              "must be at least 2 (0: 4 + floor(3 ln D))");
+      require(std::isfinite(cma_sigma0) && cma_sigma0 > 0.0, "--cma-sigma0", cma_sigma0,
+              "must be a finite number > 0 (a fraction of the domain's width)");
+      require(std::isfinite(cma_ipop_factor) && cma_ipop_factor >= 1.0 && cma_ipop_factor <= 100.0,
+              "--cma-ipop-factor", cma_ipop_factor, "must be in [1, 100]");
+      // The GPU version is not written yet: say so before a GPU is looked for.
+      if (backend == Backend::kCuda)
+        throw UserError("--algorithm sep-cma-es runs on the CPU backend only: use --backend cpu");
       break;
     default:
       break;

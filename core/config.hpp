@@ -35,7 +35,7 @@ enum class RhoInit {
 
 // Which optimizer a run uses (`--algorithm`; docs/algorithms.md); each is an Algorithm
 // (core/algorithms/algorithm.hpp) made by make_algorithm.
-enum class AlgorithmKind { kMaSwChains, kDe, kJde, kPso, kScatterSearch };
+enum class AlgorithmKind { kMaSwChains, kDe, kJde, kPso, kScatterSearch, kSepCmaEs };
 const char* algorithm_name(AlgorithmKind a);
 
 // DE's crossover (`--de-crossover`): binomial or exponential.
@@ -110,6 +110,12 @@ struct Config {
   int ss_ref_diverse = 1;   // |R2|
   double ss_lambda = 0.22;  // BLX-alpha with alpha = 0.5 +- lambda
   int ss_ls_iterations = 85;  // Solis-Wets iterations per improvement
+  // sep-CMA-ES (Ros & Hansen 2008; defaults of Hansen's tutorial 2016, IPOP of Auger & Hansen
+  // 2005): lambda 0 means 4 + floor(3 ln D); sigma0 is a fraction of the domain's width.
+  int cma_lambda = 0;
+  double cma_sigma0 = 0.3;
+  bool cma_ipop = false;
+  double cma_ipop_factor = 2.0;
 
   // Stopping criteria beside the budget (every algorithm).
   double time_limit_seconds = 0.0;  // --time-limit; 0: none
@@ -124,8 +130,10 @@ struct Config {
   SearchBox search_box() const;
   int capacity() const { return population_size + batch; }
   // The population the chosen algorithm keeps (MA-SW-Chains: N; DE/jDE: NP; PSO: particles;
-  // SS: the diversification population P).
+  // SS: the diversification population P; sep-CMA-ES: its first lambda).
   int algorithm_population() const;
+  // sep-CMA-ES's first lambda: --cma-lambda, or 4 + floor(3 ln D) (Hansen 2016, eq. 48).
+  int cma_initial_lambda() const;
 
   // Throws UserError with one line naming the offending value.
   void validate() const;

@@ -6,6 +6,7 @@
 #include "core/algorithms/de.hpp"
 #include "core/algorithms/pso.hpp"
 #include "core/algorithms/scatter_search.hpp"
+#include "core/algorithms/sep_cma_es.hpp"
 #include "core/error.hpp"
 #if defined(CHAINSAW_CUDA)
 #include "core/engines/cuda/population_cuda.hpp"
@@ -109,6 +110,11 @@ double host_distance_to_optimum(const Problem& problem, const real_t* x) {
 std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& config,
                                                                const Problem& problem,
                                                                Backend resolved) {
+  if (config.algorithm == AlgorithmKind::kSepCmaEs) {
+    if (resolved == Backend::kCuda)
+      throw UserError("--algorithm sep-cma-es runs on the CPU backend only: use --backend cpu");
+    return std::make_unique<SepCmaEs>(config, problem);
+  }
   if (resolved == Backend::kCuda) {
 #if defined(CHAINSAW_CUDA)
     return make_cuda_population_algorithm(config, problem);

@@ -44,7 +44,7 @@ class PopulationAlgorithm : public Algorithm {
   // them in one batch call, the built-in functions are evaluated a row per OpenMP iteration.
   void evaluate_rows(const real_t* genes, int rows, double* out);
   // Counts `rows` evaluations of the GA side whose values are `fitness`, in the order that
-  // counts them, and records the --milestones they pass (DE, jDE and PSO).
+  // counts them, and records the --milestones they pass (DE, jDE, PSO, sep-CMA-ES).
   void count_ga_evaluations(const double* fitness, int rows);
   // A stored array of the expected size, or UserError.
   static const std::vector<real_t>& genes_of(const AlgorithmState& s, const std::string& name,

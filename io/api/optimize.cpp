@@ -36,6 +36,12 @@ Backend choose_backend(Backend requested, const BatchObjective& objective) {
   return resolve_backend(requested);  // throws for kCuda without a usable GPU
 }
 
+// kAuto runs an algorithm that has no GPU version on the CPU, as the command line does.
+Backend cpu_only_algorithms(const Config& config, Backend resolved) {
+  const bool cpu_only = config.algorithm == AlgorithmKind::kSepCmaEs;
+  return cpu_only && config.backend == Backend::kAuto ? Backend::kCpu : resolved;
+}
+
 // The checkpoint's configuration for a resume, checked against the options: the command
 // line's `chainsaw resume` (one process) with the budget and threads of the options.
 Config resumed_config(const CheckpointHeader& header, const std::string& path,
@@ -145,6 +151,7 @@ Result optimize(const BatchObjective& objective, const Options& options) {
   if (options.resume_from.empty()) {
     config.validate();
     backend = choose_backend(config.backend, objective);
+    if (objective.host) backend = cpu_only_algorithms(config, backend);
   } else {
     const CheckpointHeader header = read_run_checkpoint_header(options.resume_from);
     const std::string where = "Options::resume_from = " + options.resume_from + ": ";
@@ -171,7 +178,7 @@ Result optimize(const Options& options) {
       throw UserError("Options::function = " + config.function +
                       ": a user objective runs through optimize(objective, options)");
     config.validate();
-    backend = resolve_backend(config.backend);
+    backend = cpu_only_algorithms(config, resolve_backend(config.backend));
     const Problem problem = make_problem(config);
     return run_problem(config, problem, backend, options, out);
   }

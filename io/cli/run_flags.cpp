@@ -41,7 +41,7 @@ const std::vector<FlagScope>& flag_scopes() {
       {"--population", ma}, {"--batch", ma}, {"--blx-alpha", ma}, {"--nam-candidates", ma},
       {"--mutation-probability", ma}, {"--ls-intensity", ma}, {"--ls-ratio", ma},
       {"--ls-threshold", ma}, {"--rho-init", ma}, {"--restart", ma},
-      {"--milestones", {A::kMaSwChains, A::kDe, A::kJde, A::kPso}},
+      {"--milestones", {A::kMaSwChains, A::kDe, A::kJde, A::kPso, A::kSepCmaEs}},
       {"--rho0", {A::kMaSwChains, A::kScatterSearch}},
       {"--sw-successes", {A::kMaSwChains, A::kScatterSearch}},
       {"--sw-failures", {A::kMaSwChains, A::kScatterSearch}},
@@ -53,6 +53,8 @@ const std::vector<FlagScope>& flag_scopes() {
       {"--ss-population", {A::kScatterSearch}}, {"--ss-ref-best", {A::kScatterSearch}},
       {"--ss-ref-diverse", {A::kScatterSearch}}, {"--ss-lambda", {A::kScatterSearch}},
       {"--ss-ls-iterations", {A::kScatterSearch}},
+      {"--cma-lambda", {A::kSepCmaEs}}, {"--cma-sigma0", {A::kSepCmaEs}},
+      {"--cma-ipop", {A::kSepCmaEs}}, {"--cma-ipop-factor", {A::kSepCmaEs}},
   };
   return scopes;
 }
@@ -85,8 +87,9 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
   const char* kReal = "REAL";
   add_parsed(run, o, "--algorithm",
              "the optimizer: ma-sw-chains (the paper's memetic algorithm), de (DE/rand/1), jde "
-             "(self-adaptive DE), pso (inertia-weight PSO), ss (Scatter Search)",
-             "ma-sw-chains|de|jde|pso|ss", algorithm_name(c.algorithm),
+             "(self-adaptive DE), pso (inertia-weight PSO), ss (Scatter Search), sep-cma-es "
+             "(separable CMA-ES, CPU)",
+             "ma-sw-chains|de|jde|pso|ss|sep-cma-es", algorithm_name(c.algorithm),
              [&c](const std::string& f, const std::string& t) { c.algorithm = parse_algorithm(f, t); });
   add_number(run, o, "--de-np", c.de_np, "de, jde: population size NP", kInt, parse_int);
   add_number(run, o, "--de-f", c.de_f, "de: scale factor F (> 0)", kReal, parse_real);
@@ -117,6 +120,15 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
              parse_real);
   add_number(run, o, "--ss-ls-iterations", c.ss_ls_iterations,
              "ss: Solis-Wets iterations per improvement", kInt, parse_int);
+  add_number(run, o, "--cma-lambda", c.cma_lambda,
+             "sep-cma-es: offspring per generation lambda; 0: 4 + floor(3 ln D)", kInt, parse_int);
+  add_number(run, o, "--cma-sigma0", c.cma_sigma0,
+             "sep-cma-es: initial step size, a fraction of the domain's width", kReal, parse_real);
+  run.add_flag("--cma-ipop", c.cma_ipop,
+               "sep-cma-es: restart (new mean, lambda times --cma-ipop-factor) when a stopping "
+               "criterion of Auger & Hansen 2005 holds");
+  add_number(run, o, "--cma-ipop-factor", c.cma_ipop_factor,
+             "sep-cma-es: lambda's factor at each IPOP restart", kReal, parse_real);
   add_parsed(run, o, "--time-limit",
              "also stop after this much wall time: 30s, 10m, 2h or seconds (0: none)", "DURATION",
              "0", [&c](const std::string& f, const std::string& t) {
@@ -136,7 +148,7 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
   add_parsed(run, o, "--milestones",
              "also record the best after exactly these evaluations (comma-separated, "
              "increasing; the result's milestones); ma-sw-chains cuts the unit that would cross "
-             "one there, de, jde and pso read the best row by row (CPU backend; not ss)",
+             "one there, de, jde, pso and sep-cma-es read the best row by row (CPU backend; not ss)",
              "LIST", "none", [&c](const std::string& f, const std::string& t) {
                c.milestones = parse_int64_list(f, t);
              });

@@ -32,6 +32,10 @@ static void add_algorithm_config(nlohmann::ordered_json& j, const Config& c) {
   j["ss_ref_diverse"] = c.ss_ref_diverse;
   j["ss_lambda"] = c.ss_lambda;
   j["ss_ls_iterations"] = c.ss_ls_iterations;
+  j["cma_lambda"] = c.cma_lambda;
+  j["cma_sigma0"] = c.cma_sigma0;
+  j["cma_ipop"] = c.cma_ipop;
+  j["cma_ipop_factor"] = c.cma_ipop_factor;
   j["time_limit_seconds"] = c.time_limit_seconds;
   j["target_error"] = c.target_error >= 0.0 ? nlohmann::ordered_json(c.target_error)
                                             : nlohmann::ordered_json();
@@ -68,6 +72,10 @@ static void read_algorithm_config(const nlohmann::json& j, Config& c) {
   optional("ss_ref_diverse", c.ss_ref_diverse);
   optional("ss_lambda", c.ss_lambda);
   optional("ss_ls_iterations", c.ss_ls_iterations);
+  optional("cma_lambda", c.cma_lambda);  // since sep-cma-es: earlier files have none
+  optional("cma_sigma0", c.cma_sigma0);
+  optional("cma_ipop", c.cma_ipop);
+  optional("cma_ipop_factor", c.cma_ipop_factor);
   optional("time_limit_seconds", c.time_limit_seconds);
   optional("target_error", c.target_error);
   optional("runs", c.runs);
