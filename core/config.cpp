@@ -1,5 +1,6 @@
 #include "core/config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -33,6 +34,10 @@ const char* algorithm_name(AlgorithmKind a) {
     case AlgorithmKind::kJde: return "jde";
     case AlgorithmKind::kPso: return "pso";
     case AlgorithmKind::kScatterSearch: return "ss";
+    case AlgorithmKind::kShade: return "shade";
+    case AlgorithmKind::kLshade: return "lshade";
+    case AlgorithmKind::kMtsLs1: return "mts-ls1";
+    case AlgorithmKind::kShadeIls: return "shade-ils";
   }
   return "?";
 }
@@ -47,6 +52,10 @@ int Config::algorithm_population() const {
     case AlgorithmKind::kJde: return de_np;
     case AlgorithmKind::kPso: return pso_particles;
     case AlgorithmKind::kScatterSearch: return ss_population;
+    case AlgorithmKind::kShade: return shade_np;
+    case AlgorithmKind::kLshade: return lshade_initial_np();
+    case AlgorithmKind::kMtsLs1: return 1;
+    case AlgorithmKind::kShadeIls: return shade_np + 1;  // and the midpoint
     default: return population_size;
   }
 }
@@ -98,9 +107,53 @@ void Config::validate_algorithm() const {
               ss_lambda, "must be in [0, 0.5]");
       require(ss_ls_iterations >= 0, "--ss-ls-iterations", ss_ls_iterations, "must be >= 0");
       break;
+    case AlgorithmKind::kShade:
+    case AlgorithmKind::kLshade:
+    case AlgorithmKind::kMtsLs1:
+    case AlgorithmKind::kShadeIls:
+      // No GPU implementation yet: refused before a device is looked for.
+      if (backend == Backend::kCuda)
+        throw UserError(std::string("--algorithm ") + algorithm_name(algorithm) +
+                        " --backend cuda: it runs on the CPU backend only; use --backend cpu");
+      validate_shade_family();
+      break;
     default:
       break;
   }
+}
+
+int Config::lshade_initial_np() const {
+  const double n = std::round(lshade_np_per_dim * static_cast<double>(dim));
+  return static_cast<int>(std::max<double>(lshade_np_min, std::min<double>(n, lshade_np_max)));
+}
+
+void Config::validate_shade_family() const {
+  const char* kFinite = "must be a finite number > 0";
+  require(shade_np >= 4, "--shade-np", shade_np, "must be at least 4 (r1, r2 and p-best)");
+  require(shade_h >= 1, "--shade-h", shade_h, "must be at least 1");
+  require(std::isfinite(shade_archive_rate) && shade_archive_rate >= 0.0, "--shade-archive-rate",
+          shade_archive_rate, "must be a finite number >= 0");
+  require(shade_p_max >= 2.0 / shade_np && shade_p_max <= 1.0, "--shade-p-max", shade_p_max,
+          "must be in [2 / --shade-np, 1]");
+  require(std::isfinite(lshade_np_per_dim) && lshade_np_per_dim > 0.0, "--lshade-np-per-dim",
+          lshade_np_per_dim, kFinite);
+  require(lshade_np_min >= 4, "--lshade-np-min", lshade_np_min, "must be at least 4");
+  require(lshade_np_max >= lshade_np_min, "--lshade-np-max", lshade_np_max,
+          "must be at least --lshade-np-min");
+  require(lshade_h >= 1, "--lshade-h", lshade_h, "must be at least 1");
+  require(std::isfinite(lshade_archive_rate) && lshade_archive_rate >= 0.0,
+          "--lshade-archive-rate", lshade_archive_rate, "must be a finite number >= 0");
+  require(lshade_p > 0.0 && lshade_p <= 1.0, "--lshade-p", lshade_p, "must be in (0, 1]");
+  require(std::isfinite(mts_sr) && mts_sr > 0.0, "--mts-sr", mts_sr, kFinite);
+  require(mts_evals >= 0, "--mts-evals", mts_evals, "must be >= 0 (0: min(10 D, 5000))");
+  require(shade_ils_de_evals >= 0, "--shade-ils-de-evals", shade_ils_de_evals,
+          "must be >= 0 (0: min(50 D, 25000))");
+  require(shade_ils_global_evals >= -1, "--shade-ils-global-evals", shade_ils_global_evals,
+          "must be >= -1 (0: min(50 D, 25000); -1: none)");
+  require(shade_ils_ls_evals >= 0, "--shade-ils-ls-evals", shade_ils_ls_evals,
+          "must be >= 0 (0: min(10 D, 5000))");
+  require(std::isfinite(shade_ils_threshold) && shade_ils_threshold >= 0.0,
+          "--shade-ils-threshold", shade_ils_threshold, "must be a finite number >= 0");
 }
 
 // Exact records need a cut between units: MA-SW-Chains' batches and LS applications can be cut

@@ -63,6 +63,10 @@ std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& con
                                                                const Problem& problem,
                                                                Backend resolved);
 
+// The algorithms without a GPU implementation yet (the SHADE family): --backend cuda refuses
+// them, --backend auto runs them on the CPU.
+bool runs_on_cpu_only(AlgorithmKind algorithm);
+
 // Whether the CUDA population path runs `config`'s algorithm on `problem` (DE, jDE and PSO on
 // the paper's six functions); `why` (may be null) says what does not. False without CUDA.
 bool population_runs_on_cuda(const Config& config, const Problem& problem, std::string* why);
