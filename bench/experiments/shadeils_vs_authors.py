@@ -95,7 +95,7 @@ def run_chainsaw(f, lo, hi, dim, evals, seed):
     import chainsaw
     r = chainsaw.minimize(f, bounds=(lo, hi), dim=dim, evals=evals, seed=seed,
                           algorithm="shade-ils", backend="cpu", threads=1)
-    return float(r.best_fitness), int(r.evaluations)
+    return float(r.fun), int(r.nfev)
 
 
 def main():
