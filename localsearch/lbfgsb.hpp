@@ -22,8 +22,8 @@ struct LbfgsbOutcome {
   double improvement = 0.0;  // f before - f after, >= 0
 };
 
-// The forward-difference step of gene x: SciPy's 1e-8 for float64 genes; for float32 genes
-// sqrt(float epsilon) x max(1, |x|), since 1e-8 is below a float's resolution there.
+// The forward-difference step of gene x: SciPy's 1e-8 for float64 genes; for float32 genes the
+// larger of 1e-8 and 8 float steps (ulps) of x, since 1e-8 is below a float's resolution there.
 double lbfgsb_difference_step(double x);
 
 // Whether this build links L-BFGS-B (CMake found liblbfgsb); without it lbfgsb_minimize throws.
