@@ -1,5 +1,6 @@
 #include "core/config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -34,6 +35,10 @@ const char* algorithm_name(AlgorithmKind a) {
     case AlgorithmKind::kPso: return "pso";
     case AlgorithmKind::kScatterSearch: return "ss";
     case AlgorithmKind::kSepCmaEs: return "sep-cma-es";
+    case AlgorithmKind::kShade: return "shade";
+    case AlgorithmKind::kLshade: return "lshade";
+    case AlgorithmKind::kMtsLs1: return "mts-ls1";
+    case AlgorithmKind::kShadeIls: return "shade-ils";
   }
   return "?";
 }
@@ -49,6 +54,10 @@ int Config::algorithm_population() const {
     case AlgorithmKind::kPso: return pso_particles;
     case AlgorithmKind::kScatterSearch: return ss_population;
     case AlgorithmKind::kSepCmaEs: return cma_initial_lambda();
+    case AlgorithmKind::kShade: return shade_np;
+    case AlgorithmKind::kLshade: return lshade_initial_np();
+    case AlgorithmKind::kMtsLs1: return 1;
+    case AlgorithmKind::kShadeIls: return shade_np + 1;  // and the midpoint
     default: return population_size;
   }
 }
@@ -112,13 +121,57 @@ void Config::validate_algorithm() const {
               "must be a finite number > 0 (a fraction of the domain's width)");
       require(std::isfinite(cma_ipop_factor) && cma_ipop_factor >= 1.0 && cma_ipop_factor <= 100.0,
               "--cma-ipop-factor", cma_ipop_factor, "must be in [1, 100]");
-      // The GPU version is not written yet: say so before a GPU is looked for.
       if (backend == Backend::kCuda)
-        throw UserError("--algorithm sep-cma-es runs on the CPU backend only: use --backend cpu");
+        throw UserError("--algorithm sep-cma-es --backend cuda: it runs on the CPU backend only; "
+                        "use --backend cpu");
+      break;
+    case AlgorithmKind::kShade:
+    case AlgorithmKind::kLshade:
+    case AlgorithmKind::kMtsLs1:
+    case AlgorithmKind::kShadeIls:
+      // No GPU implementation yet: refused before a device is looked for.
+      if (backend == Backend::kCuda)
+        throw UserError(std::string("--algorithm ") + algorithm_name(algorithm) +
+                        " --backend cuda: it runs on the CPU backend only; use --backend cpu");
+      validate_shade_family();
       break;
     default:
       break;
   }
+}
+
+int Config::lshade_initial_np() const {
+  const double n = std::round(lshade_np_per_dim * static_cast<double>(dim));
+  return static_cast<int>(std::max<double>(lshade_np_min, std::min<double>(n, lshade_np_max)));
+}
+
+void Config::validate_shade_family() const {
+  const char* kFinite = "must be a finite number > 0";
+  require(shade_np >= 4, "--shade-np", shade_np, "must be at least 4 (r1, r2 and p-best)");
+  require(shade_h >= 1, "--shade-h", shade_h, "must be at least 1");
+  require(std::isfinite(shade_archive_rate) && shade_archive_rate >= 0.0, "--shade-archive-rate",
+          shade_archive_rate, "must be a finite number >= 0");
+  require(shade_p_max >= 2.0 / shade_np && shade_p_max <= 1.0, "--shade-p-max", shade_p_max,
+          "must be in [2 / --shade-np, 1]");
+  require(std::isfinite(lshade_np_per_dim) && lshade_np_per_dim > 0.0, "--lshade-np-per-dim",
+          lshade_np_per_dim, kFinite);
+  require(lshade_np_min >= 4, "--lshade-np-min", lshade_np_min, "must be at least 4");
+  require(lshade_np_max >= lshade_np_min, "--lshade-np-max", lshade_np_max,
+          "must be at least --lshade-np-min");
+  require(lshade_h >= 1, "--lshade-h", lshade_h, "must be at least 1");
+  require(std::isfinite(lshade_archive_rate) && lshade_archive_rate >= 0.0,
+          "--lshade-archive-rate", lshade_archive_rate, "must be a finite number >= 0");
+  require(lshade_p > 0.0 && lshade_p <= 1.0, "--lshade-p", lshade_p, "must be in (0, 1]");
+  require(std::isfinite(mts_sr) && mts_sr > 0.0, "--mts-sr", mts_sr, kFinite);
+  require(mts_evals >= 0, "--mts-evals", mts_evals, "must be >= 0 (0: min(10 D, 5000))");
+  require(shade_ils_de_evals >= 0, "--shade-ils-de-evals", shade_ils_de_evals,
+          "must be >= 0 (0: min(50 D, 25000))");
+  require(shade_ils_global_evals >= -1, "--shade-ils-global-evals", shade_ils_global_evals,
+          "must be >= -1 (0: min(50 D, 25000); -1: none)");
+  require(shade_ils_ls_evals >= 0, "--shade-ils-ls-evals", shade_ils_ls_evals,
+          "must be >= 0 (0: min(10 D, 5000))");
+  require(std::isfinite(shade_ils_threshold) && shade_ils_threshold >= 0.0,
+          "--shade-ils-threshold", shade_ils_threshold, "must be a finite number >= 0");
 }
 
 // Exact records: MA-SW-Chains cuts its batches and LS applications at a mark (its restarts are
@@ -134,6 +187,9 @@ void Config::validate_milestones() const {
   if (algorithm == AlgorithmKind::kScatterSearch)
     throw UserError(prefix + "ss does not record them (its improvements run side by side, so "
                              "its evaluations have no order to cut)");
+  if (algorithm == AlgorithmKind::kMtsLs1 || algorithm == AlgorithmKind::kShadeIls)
+    throw UserError(prefix + algorithm_name(algorithm) +
+                    " does not record them yet (its local searches keep no per-evaluation best)");
   // MA-SW-Chains' first mark is its initial population's end, where its first unit can begin.
   const std::int64_t first = algorithm == AlgorithmKind::kMaSwChains ? population_size : 1;
   for (std::size_t i = 0; i < milestones.size(); ++i) {

@@ -35,7 +35,10 @@ enum class RhoInit {
 
 // Which optimizer a run uses (`--algorithm`; docs/algorithms.md); each is an Algorithm
 // (core/algorithms/algorithm.hpp) made by make_algorithm.
-enum class AlgorithmKind { kMaSwChains, kDe, kJde, kPso, kScatterSearch, kSepCmaEs };
+enum class AlgorithmKind {
+  kMaSwChains, kDe, kJde, kPso, kScatterSearch, kSepCmaEs,
+  kShade, kLshade, kMtsLs1, kShadeIls,  // the SHADE family (docs/algorithms.md)
+};
 const char* algorithm_name(AlgorithmKind a);
 
 // DE's crossover (`--de-crossover`): binomial or exponential.
@@ -116,6 +119,23 @@ struct Config {
   double cma_sigma0 = 0.3;
   bool cma_ipop = false;
   double cma_ipop_factor = 2.0;
+  // The SHADE family (docs/algorithms.md has each default's source).
+  int shade_np = 100;                // SHADE, SHADE-ILS: N (Tanabe & Fukunaga 2013)
+  int shade_h = 100;                 // memory size H (= N there)
+  double shade_archive_rate = 1.0;   // |A| = rate x N
+  double shade_p_max = 0.2;          // p_i uniform in [2/N, p_max]
+  double lshade_np_per_dim = 18.0;   // L-SHADE (Tanabe & Fukunaga 2014): N_init = 18 D ...
+  int lshade_np_max = 1800;          // ... at most this (18 x 100, the paper's largest D)
+  int lshade_np_min = 4;
+  int lshade_h = 6;
+  double lshade_archive_rate = 2.6;
+  double lshade_p = 0.11;
+  double mts_sr = 0.2;               // MTS-LS1's first step, a fraction of the width
+  std::int64_t mts_evals = 0;        // mts-ls1: evaluations per application; 0: min(10 D, 5000)
+  std::int64_t shade_ils_de_evals = 0;      // SHADE-ILS phases; 0: min(50 D, 25000)
+  std::int64_t shade_ils_global_evals = 0;  // 0: min(50 D, 25000); -1: no global phase
+  std::int64_t shade_ils_ls_evals = 0;      // 0: min(10 D, 5000)
+  double shade_ils_threshold = 0.01;  // restart after 3 iterations improving less than this
 
   // Stopping criteria beside the budget (every algorithm).
   double time_limit_seconds = 0.0;  // --time-limit; 0: none
@@ -134,10 +154,13 @@ struct Config {
   int algorithm_population() const;
   // sep-CMA-ES's first lambda: --cma-lambda, or 4 + floor(3 ln D) (Hansen 2016, eq. 48).
   int cma_initial_lambda() const;
+  // L-SHADE's N_init: lshade_np_per_dim x D, within [lshade_np_min, lshade_np_max].
+  int lshade_initial_np() const;
 
   // Throws UserError with one line naming the offending value.
   void validate() const;
   void validate_algorithm() const;  // part of validate(): the fields above
+  void validate_shade_family() const;  // part of validate_algorithm()
   void validate_milestones() const;  // part of validate(): --milestones
 };
 

@@ -132,10 +132,14 @@ Distribute parse_distribute(const std::string& flag, const std::string& text) {
 }
 
 AlgorithmKind parse_algorithm(const std::string& flag, const std::string& text) {
-  for (AlgorithmKind a : {AlgorithmKind::kMaSwChains, AlgorithmKind::kDe, AlgorithmKind::kJde, AlgorithmKind::kPso,
-                      AlgorithmKind::kScatterSearch, AlgorithmKind::kSepCmaEs})
+  for (AlgorithmKind a : {AlgorithmKind::kMaSwChains, AlgorithmKind::kDe, AlgorithmKind::kJde,
+                          AlgorithmKind::kPso, AlgorithmKind::kScatterSearch,
+                          AlgorithmKind::kSepCmaEs, AlgorithmKind::kShade, AlgorithmKind::kLshade,
+                          AlgorithmKind::kMtsLs1, AlgorithmKind::kShadeIls})
     if (text == algorithm_name(a)) return a;
-  reject(flag, text, "must be one of ma-sw-chains, de, jde, pso, ss, sep-cma-es");
+  reject(flag, text,
+         "must be one of ma-sw-chains, de, jde, pso, ss, sep-cma-es, shade, lshade, mts-ls1, "
+         "shade-ils");
 }
 
 DeCrossover parse_de_crossover(const std::string& flag, const std::string& text) {

@@ -10,6 +10,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev  # command line, formatting, result JSON
   libhdf5-dev                      # checkpoints
   libtomlplusplus-dev              # study files (chainsaw study)
+  liblbfgsb-dev liblapack-dev gfortran  # L-BFGS-B 3.0 for shade-ils, its LAPACK/BLAS and runtime
   libopenmpi-dev openmpi-bin       # distributed runs (--distribute), mpirun for their tests
   libgtest-dev libbenchmark-dev    # tests, benchmarks
   python3 python3-matplotlib       # experiment scripts (matplotlib: the report's plots)

@@ -394,7 +394,7 @@ TEST_F(SepCmaEsCli, FlagsReachTheResultAndBadValuesGiveOneErrorLine) {
   test::expect_one_line_error(chainsaw(base + "--cma-ipop-factor 0.5"), "--cma-ipop-factor");
   test::expect_one_line_error(
       chainsaw("run --backend cuda --dim 10 --evals 1000 --algorithm sep-cma-es"),
-      "CPU backend only: use --backend cpu");
+      "--algorithm sep-cma-es --backend cuda: it runs on the CPU backend only");
 }
 
 TEST_F(SepCmaEsCli, RunsAndResumeEqualSeparateRunsBitForBit) {

@@ -1,5 +1,5 @@
-// The one interface of every optimiser (MA-SW-Chains, DE, jDE, PSO, Scatter Search;
-// docs/design.md "Algorithms"). A run advances in units (a crossover batch or a local-search
+// The one interface of every optimiser (MA-SW-Chains, DE, jDE, PSO, Scatter Search, the SHADE
+// family; docs/design.md "Algorithms"). A run advances in units (a crossover batch or a local-search
 // application, a generation, an iteration); between two units the algorithm's state is complete,
 // which is where the run driver (io/run/) takes checkpoints, migrates, reports progress and
 // applies the stopping rules. An algorithm owns its budget accounting and its decisions; the

@@ -4,9 +4,13 @@
 #include <limits>
 
 #include "core/algorithms/de.hpp"
+#include "core/algorithms/mts_ls1.hpp"
 #include "core/algorithms/pso.hpp"
 #include "core/algorithms/scatter_search.hpp"
 #include "core/algorithms/sep_cma_es.hpp"
+#include "core/algorithms/shade.hpp"
+#include "core/algorithms/shade_ils.hpp"
+#include "localsearch/lbfgsb.hpp"
 #include "core/error.hpp"
 #if defined(CHAINSAW_CUDA)
 #include "core/engines/cuda/population_cuda.hpp"
@@ -79,6 +83,12 @@ void PopulationAlgorithm::restore_state(const AlgorithmState& s) {
   best_evaluated_ = best_fitness();
 }
 
+bool runs_on_cpu_only(AlgorithmKind a) {
+  return a == AlgorithmKind::kSepCmaEs || a == AlgorithmKind::kShade ||
+         a == AlgorithmKind::kLshade || a == AlgorithmKind::kMtsLs1 ||
+         a == AlgorithmKind::kShadeIls;
+}
+
 #if !defined(CHAINSAW_CUDA)
 bool population_runs_on_cuda(const Config&, const Problem&, std::string* why) {
   if (why) *why = "this chainsaw was built without CUDA";
@@ -110,11 +120,9 @@ double host_distance_to_optimum(const Problem& problem, const real_t* x) {
 std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& config,
                                                                const Problem& problem,
                                                                Backend resolved) {
-  if (config.algorithm == AlgorithmKind::kSepCmaEs) {
-    if (resolved == Backend::kCuda)
-      throw UserError("--algorithm sep-cma-es runs on the CPU backend only: use --backend cpu");
-    return std::make_unique<SepCmaEs>(config, problem);
-  }
+  if (resolved == Backend::kCuda && runs_on_cpu_only(config.algorithm))
+    throw UserError(std::string("--algorithm ") + algorithm_name(config.algorithm) +
+                    " --backend cuda: it runs on the CPU backend only; use --backend cpu");
   if (resolved == Backend::kCuda) {
 #if defined(CHAINSAW_CUDA)
     return make_cuda_population_algorithm(config, problem);
@@ -127,6 +135,15 @@ std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& con
     case AlgorithmKind::kJde: return std::make_unique<DifferentialEvolution>(config, problem);
     case AlgorithmKind::kPso: return std::make_unique<ParticleSwarm>(config, problem);
     case AlgorithmKind::kScatterSearch: return std::make_unique<ScatterSearch>(config, problem);
+    case AlgorithmKind::kSepCmaEs: return std::make_unique<SepCmaEs>(config, problem);
+    case AlgorithmKind::kShade:
+    case AlgorithmKind::kLshade: return std::make_unique<Shade>(config, problem);
+    case AlgorithmKind::kMtsLs1: return std::make_unique<MtsLs1>(config, problem);
+    case AlgorithmKind::kShadeIls:
+      if (!lbfgsb_available())
+        throw UserError("--algorithm shade-ils: this chainsaw was built without L-BFGS-B "
+                        "(Debian: liblbfgsb-dev)");
+      return std::make_unique<ShadeIls>(config, problem);
     default: break;
   }
   CHAINSAW_EXPECTS(false, "make_population_algorithm: MA-SW-Chains runs through MaSwChains");

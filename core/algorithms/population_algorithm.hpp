@@ -44,7 +44,7 @@ class PopulationAlgorithm : public Algorithm {
   // them in one batch call, the built-in functions are evaluated a row per OpenMP iteration.
   void evaluate_rows(const real_t* genes, int rows, double* out);
   // Counts `rows` evaluations of the GA side whose values are `fitness`, in the order that
-  // counts them, and records the --milestones they pass (DE, jDE, PSO, sep-CMA-ES).
+  // counts them, and records the --milestones they pass (DE, jDE, PSO, sep-CMA-ES, SHADE, L-SHADE).
   void count_ga_evaluations(const double* fitness, int rows);
   // A stored array of the expected size, or UserError.
   static const std::vector<real_t>& genes_of(const AlgorithmState& s, const std::string& name,
@@ -75,6 +75,10 @@ class PopulationAlgorithm : public Algorithm {
 std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& config,
                                                                const Problem& problem,
                                                                Backend resolved);
+
+// The algorithms without a GPU implementation yet (the SHADE family): --backend cuda refuses
+// them, --backend auto runs them on the CPU.
+bool runs_on_cpu_only(AlgorithmKind algorithm);
 
 // Whether the CUDA population path runs `config`'s algorithm on `problem` (DE, jDE and PSO on
 // the paper's six functions); `why` (may be null) says what does not. False without CUDA.

@@ -41,7 +41,7 @@ const std::vector<FlagScope>& flag_scopes() {
       {"--population", ma}, {"--batch", ma}, {"--blx-alpha", ma}, {"--nam-candidates", ma},
       {"--mutation-probability", ma}, {"--ls-intensity", ma}, {"--ls-ratio", ma},
       {"--ls-threshold", ma}, {"--rho-init", ma}, {"--restart", ma},
-      {"--milestones", {A::kMaSwChains, A::kDe, A::kJde, A::kPso, A::kSepCmaEs}},
+      {"--milestones", {A::kMaSwChains, A::kDe, A::kJde, A::kPso, A::kSepCmaEs, A::kShade, A::kLshade}},
       {"--rho0", {A::kMaSwChains, A::kScatterSearch}},
       {"--sw-successes", {A::kMaSwChains, A::kScatterSearch}},
       {"--sw-failures", {A::kMaSwChains, A::kScatterSearch}},
@@ -55,6 +55,15 @@ const std::vector<FlagScope>& flag_scopes() {
       {"--ss-ls-iterations", {A::kScatterSearch}},
       {"--cma-lambda", {A::kSepCmaEs}}, {"--cma-sigma0", {A::kSepCmaEs}},
       {"--cma-ipop", {A::kSepCmaEs}}, {"--cma-ipop-factor", {A::kSepCmaEs}},
+      {"--shade-np", {A::kShade, A::kShadeIls}}, {"--shade-h", {A::kShade, A::kShadeIls}},
+      {"--shade-archive-rate", {A::kShade, A::kShadeIls}},
+      {"--shade-p-max", {A::kShade, A::kShadeIls}},
+      {"--lshade-np-per-dim", {A::kLshade}}, {"--lshade-np-max", {A::kLshade}},
+      {"--lshade-np-min", {A::kLshade}}, {"--lshade-h", {A::kLshade}},
+      {"--lshade-archive-rate", {A::kLshade}}, {"--lshade-p", {A::kLshade}},
+      {"--mts-sr", {A::kMtsLs1, A::kShadeIls}}, {"--mts-evals", {A::kMtsLs1}},
+      {"--shade-ils-de-evals", {A::kShadeIls}}, {"--shade-ils-global-evals", {A::kShadeIls}},
+      {"--shade-ils-ls-evals", {A::kShadeIls}}, {"--shade-ils-threshold", {A::kShadeIls}},
   };
   return scopes;
 }
@@ -79,6 +88,50 @@ void add_checkpoint_options(CLI::App& app, RunOptions& o) {
              });
 }
 
+// The SHADE family's parameters (docs/algorithms.md has their sources).
+void add_shade_family_options(CLI::App& run, RunOptions& o) {
+  Config& c = o.config;
+  const char* kInt = "INT";
+  const char* kReal = "REAL";
+  add_number(run, o, "--shade-np", c.shade_np, "shade, shade-ils: population size N", kInt,
+             parse_int);
+  add_number(run, o, "--shade-h", c.shade_h, "shade, shade-ils: memory size H", kInt, parse_int);
+  add_number(run, o, "--shade-archive-rate", c.shade_archive_rate,
+             "shade, shade-ils: archive size |A| = rate x N", kReal, parse_real);
+  add_number(run, o, "--shade-p-max", c.shade_p_max,
+             "shade, shade-ils: p_i uniform in [2/N, p_max] (current-to-pbest)", kReal,
+             parse_real);
+  add_number(run, o, "--lshade-np-per-dim", c.lshade_np_per_dim,
+             "lshade: initial population N_init = this x D (within --lshade-np-min/max)", kReal,
+             parse_real);
+  add_number(run, o, "--lshade-np-max", c.lshade_np_max, "lshade: at most this N_init", kInt,
+             parse_int);
+  add_number(run, o, "--lshade-np-min", c.lshade_np_min,
+             "lshade: the population at the end of the budget", kInt, parse_int);
+  add_number(run, o, "--lshade-h", c.lshade_h, "lshade: memory size H", kInt, parse_int);
+  add_number(run, o, "--lshade-archive-rate", c.lshade_archive_rate,
+             "lshade: archive size |A| = rate x N", kReal, parse_real);
+  add_number(run, o, "--lshade-p", c.lshade_p, "lshade: the p of current-to-pbest", kReal,
+             parse_real);
+  add_number(run, o, "--mts-sr", c.mts_sr,
+             "mts-ls1, shade-ils: MTS-LS1's first step per variable, a fraction of the width",
+             kReal, parse_real);
+  add_number(run, o, "--mts-evals", c.mts_evals,
+             "mts-ls1: evaluations per application (0: min(10 D, 5000))", kInt, parse_int64);
+  add_number(run, o, "--shade-ils-de-evals", c.shade_ils_de_evals,
+             "shade-ils: evaluations of a SHADE phase (0: min(50 D, 25000))", kInt, parse_int64);
+  add_number(run, o, "--shade-ils-global-evals", c.shade_ils_global_evals,
+             "shade-ils: evaluations of the global local search (0: min(50 D, 25000); -1: none)",
+             kInt, parse_int64);
+  add_number(run, o, "--shade-ils-ls-evals", c.shade_ils_ls_evals,
+             "shade-ils: evaluations of the local search after SHADE (0: min(10 D, 5000))", kInt,
+             parse_int64);
+  add_number(run, o, "--shade-ils-threshold", c.shade_ils_threshold,
+             "shade-ils: restart after 3 iterations in a row improving the best by less than "
+             "this ratio",
+             kReal, parse_real);
+}
+
 // --algorithm and the other algorithms' parameters, --runs and the stopping criteria
 // (docs/algorithms.md).
 void add_algorithm_options(CLI::App& run, RunOptions& o) {
@@ -88,8 +141,9 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
   add_parsed(run, o, "--algorithm",
              "the optimizer: ma-sw-chains (the paper's memetic algorithm), de (DE/rand/1), jde "
              "(self-adaptive DE), pso (inertia-weight PSO), ss (Scatter Search), sep-cma-es "
-             "(separable CMA-ES, CPU)",
-             "ma-sw-chains|de|jde|pso|ss|sep-cma-es", algorithm_name(c.algorithm),
+             "(separable CMA-ES), shade, lshade, mts-ls1, shade-ils (docs/algorithms.md)",
+             "ma-sw-chains|de|jde|pso|ss|sep-cma-es|shade|lshade|mts-ls1|shade-ils",
+             algorithm_name(c.algorithm),
              [&c](const std::string& f, const std::string& t) { c.algorithm = parse_algorithm(f, t); });
   add_number(run, o, "--de-np", c.de_np, "de, jde: population size NP", kInt, parse_int);
   add_number(run, o, "--de-f", c.de_f, "de: scale factor F (> 0)", kReal, parse_real);
@@ -129,6 +183,7 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
                "criterion of Auger & Hansen 2005 holds");
   add_number(run, o, "--cma-ipop-factor", c.cma_ipop_factor,
              "sep-cma-es: lambda's factor at each IPOP restart", kReal, parse_real);
+  add_shade_family_options(run, o);
   add_parsed(run, o, "--time-limit",
              "also stop after this much wall time: 30s, 10m, 2h or seconds (0: none)", "DURATION",
              "0", [&c](const std::string& f, const std::string& t) {
@@ -148,7 +203,8 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
   add_parsed(run, o, "--milestones",
              "also record the best after exactly these evaluations (comma-separated, "
              "increasing; the result's milestones); ma-sw-chains cuts the unit that would cross "
-             "one there, de, jde, pso and sep-cma-es read the best row by row (CPU backend; not ss)",
+             "one there, de, jde, pso, sep-cma-es, shade and lshade read the best row by row (CPU "
+             "backend; not ss, mts-ls1 or shade-ils)",
              "LIST", "none", [&c](const std::string& f, const std::string& t) {
                c.milestones = parse_int64_list(f, t);
              });

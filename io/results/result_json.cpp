@@ -36,6 +36,22 @@ static void add_algorithm_config(nlohmann::ordered_json& j, const Config& c) {
   j["cma_sigma0"] = c.cma_sigma0;
   j["cma_ipop"] = c.cma_ipop;
   j["cma_ipop_factor"] = c.cma_ipop_factor;
+  j["shade_np"] = c.shade_np;
+  j["shade_h"] = c.shade_h;
+  j["shade_archive_rate"] = c.shade_archive_rate;
+  j["shade_p_max"] = c.shade_p_max;
+  j["lshade_np_per_dim"] = c.lshade_np_per_dim;
+  j["lshade_np_max"] = c.lshade_np_max;
+  j["lshade_np_min"] = c.lshade_np_min;
+  j["lshade_h"] = c.lshade_h;
+  j["lshade_archive_rate"] = c.lshade_archive_rate;
+  j["lshade_p"] = c.lshade_p;
+  j["mts_sr"] = c.mts_sr;
+  j["mts_evals"] = c.mts_evals;
+  j["shade_ils_de_evals"] = c.shade_ils_de_evals;
+  j["shade_ils_global_evals"] = c.shade_ils_global_evals;
+  j["shade_ils_ls_evals"] = c.shade_ils_ls_evals;
+  j["shade_ils_threshold"] = c.shade_ils_threshold;
   j["time_limit_seconds"] = c.time_limit_seconds;
   j["target_error"] = c.target_error >= 0.0 ? nlohmann::ordered_json(c.target_error)
                                             : nlohmann::ordered_json();
@@ -76,6 +92,23 @@ static void read_algorithm_config(const nlohmann::json& j, Config& c) {
   optional("cma_sigma0", c.cma_sigma0);
   optional("cma_ipop", c.cma_ipop);
   optional("cma_ipop_factor", c.cma_ipop_factor);
+  // Since the SHADE family: earlier files have none.
+  optional("shade_np", c.shade_np);
+  optional("shade_h", c.shade_h);
+  optional("shade_archive_rate", c.shade_archive_rate);
+  optional("shade_p_max", c.shade_p_max);
+  optional("lshade_np_per_dim", c.lshade_np_per_dim);
+  optional("lshade_np_max", c.lshade_np_max);
+  optional("lshade_np_min", c.lshade_np_min);
+  optional("lshade_h", c.lshade_h);
+  optional("lshade_archive_rate", c.lshade_archive_rate);
+  optional("lshade_p", c.lshade_p);
+  optional("mts_sr", c.mts_sr);
+  optional("mts_evals", c.mts_evals);
+  optional("shade_ils_de_evals", c.shade_ils_de_evals);
+  optional("shade_ils_global_evals", c.shade_ils_global_evals);
+  optional("shade_ils_ls_evals", c.shade_ils_ls_evals);
+  optional("shade_ils_threshold", c.shade_ils_threshold);
   optional("time_limit_seconds", c.time_limit_seconds);
   optional("target_error", c.target_error);
   optional("runs", c.runs);

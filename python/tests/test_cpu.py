@@ -24,6 +24,8 @@ SMALL = dict(dim=3000, evals=2500, backend="cpu")
                         ls_intensity=200, population=30, batch=10)),
     ("cec2010-f2", dict(seed=2, problem_seed=7, threads=1, profile=True)),
     ("rastrigin", dict(seed=4, algorithm="sep-cma-es", cma_ipop=True, cma_sigma0=0.2)),
+    ("rastrigin", dict(seed=4, dim=200, evals=6000, algorithm="shade-ils")),
+    ("sphere", dict(seed=6, dim=40, evals=5000, algorithm="lshade", lshade_np_max=300)),
 ])
 def test_builtin_equals_the_cli_bit_for_bit(tmp_path, cli, function, options):
     options = dict(SMALL, **options)
