@@ -104,6 +104,23 @@ void Config::validate_algorithm() const {
 }
 
 // Exact records need a cut between units: MA-SW-Chains' batches and LS applications can be cut
+// The points' shape; that they lie in the domain is checked where the problem is known
+// (core/algorithms/initial_population.cpp).
+void Config::validate_initial_population() const {
+  if (!initial_population || initial_population->empty()) return;
+  const auto values = static_cast<std::int64_t>(initial_population->size());
+  if (dim < 1 || values % dim != 0)
+    throw UserError("--init: " + std::to_string(values) + " values are not rows of D = " +
+                    std::to_string(dim) + " variables");
+  const std::int64_t rows = values / dim;
+  if (rows > algorithm_population())
+    throw UserError("--init: " + std::to_string(rows) + " points for a population of " +
+                    std::to_string(algorithm_population()) + " (" + algorithm_name(algorithm) +
+                    "; --population sets its size)");
+  for (double v : *initial_population)
+    if (!std::isfinite(v)) throw UserError("--init: a point has a value that is not finite");
+}
+
 // (its restarts are recorded from their fitness values); the population algorithms' generations
 // and the islands' shared units are not.
 void Config::validate_milestones() const {
@@ -153,6 +170,7 @@ void Config::validate() const {
   require(max_evaluations >= algorithm_population(), "--evals", max_evaluations,
           "must be at least the population size (the initial population is evaluated)");
   validate_milestones();
+  validate_initial_population();
   require(std::isfinite(blx_alpha) && blx_alpha >= 0.0, "--blx-alpha", blx_alpha,
           "must be a finite number >= 0");
   require(mutation_probability >= 0.0 && mutation_probability <= 1.0, "--mutation-probability",

@@ -13,7 +13,7 @@ packages=(
   libgtest-dev libbenchmark-dev    # tests, benchmarks
   python3 python3-matplotlib       # experiment scripts (matplotlib: the report's plots)
   python3-dev pybind11-dev python3-numpy python3-pytest  # the Python module (python/), its tests
-  python3-setuptools python3-wheel python3-pip  # pip install --no-build-isolation . (docs/python.md)
+  python3-setuptools python3-wheel python3-pip python3-venv  # the README's venv + pip install
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
