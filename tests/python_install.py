@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 MARKER = "<!-- install-test -->"
+TIMEOUT_S = 2400
 
 
 def fail(message):
@@ -66,8 +67,11 @@ def main():
     output = ""
     for command in commands:
         print(f"python_install: $ {command}", flush=True)
-        done = subprocess.run(["bash", "-c", command], cwd=source, env=env, capture_output=True,
-                              text=True, timeout=1500)
+        try:  # pip builds the library once more, in WORK_DIR/cmake: minutes on 2 cores
+            done = subprocess.run(["bash", "-c", command], cwd=source, env=env,
+                                  capture_output=True, text=True, timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            fail(f"`{command}` ran longer than {TIMEOUT_S} s (its build is kept: run again)")
         if done.returncode != 0:
             fail(f"`{command}` exited {done.returncode}:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
         output = done.stdout
