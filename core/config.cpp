@@ -174,9 +174,31 @@ void Config::validate_shade_family() const {
           "--shade-ils-threshold", shade_ils_threshold, "must be a finite number >= 0");
 }
 
+// The points' shape; that they lie in the domain is checked where the problem is known
+// (core/algorithms/initial_population.cpp).
+void Config::validate_initial_population() const {
+  if (!initial_population || initial_population->empty()) return;
+  if (algorithm != AlgorithmKind::kMaSwChains && algorithm != AlgorithmKind::kDe &&
+      algorithm != AlgorithmKind::kJde && algorithm != AlgorithmKind::kPso &&
+      algorithm != AlgorithmKind::kScatterSearch)
+    throw UserError(std::string("--init (x0, population=): ") + algorithm_name(algorithm) +
+                    " does not take given points yet; ma-sw-chains, de, jde, pso and ss do");
+  const auto values = static_cast<std::int64_t>(initial_population->size());
+  if (dim < 1 || values % dim != 0)
+    throw UserError("--init: " + std::to_string(values) + " values are not rows of D = " +
+                    std::to_string(dim) + " variables");
+  const std::int64_t rows = values / dim;
+  if (rows > algorithm_population())
+    throw UserError("--init: " + std::to_string(rows) + " points for a population of " +
+                    std::to_string(algorithm_population()) + " (" + algorithm_name(algorithm) +
+                    "; --population sets its size)");
+  for (double v : *initial_population)
+    if (!std::isfinite(v)) throw UserError("--init: a point has a value that is not finite");
+}
+
 // Exact records: MA-SW-Chains cuts its batches and LS applications at a mark (its restarts are
 // recorded from their fitness values); the population algorithms read the running best row by
-// row as they count their evaluations (DE, jDE, PSO). The islands' shared units would each cut their own.
+// row as they count their evaluations. The islands' shared units would each cut their own.
 void Config::validate_milestones() const {
   if (milestones.empty()) return;
   std::ostringstream list;
@@ -242,6 +264,7 @@ void Config::validate() const {
   require(max_evaluations >= algorithm_population(), "--evals", max_evaluations,
           "must be at least the population size (the initial population is evaluated)");
   validate_milestones();
+  validate_initial_population();
   require(std::isfinite(blx_alpha) && blx_alpha >= 0.0, "--blx-alpha", blx_alpha,
           "must be a finite number >= 0");
   require(mutation_probability >= 0.0 && mutation_probability <= 1.0, "--mutation-probability",

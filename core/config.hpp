@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -141,9 +142,17 @@ struct Config {
   double time_limit_seconds = 0.0;  // --time-limit; 0: none
   double target_error = -1.0;       // --target-error: stop when f - f* <= it; < 0: none
   int runs = 1;                     // --runs K: seeds seed .. seed + K - 1
+  // --vary-instance: run k of --runs poses the problem of its own seed (problem_seed 0), where
+  // by default every run poses the first run's (the field's protocol: one instance, K seeds).
+  bool vary_instance = false;
   // --milestones: evaluation counts (increasing, within the budget) at which MA-SW-Chains
   // records its best; the unit that would cross one is cut there, as the budget cuts the last.
   std::vector<std::int64_t> milestones;
+
+  // Points the initial population starts from (--init, Python's x0= and population=): rows of
+  // dim values, row-major, inside the domain; the first rows' members take them, the others
+  // stay random (core/algorithms/initial_population.hpp). Null or empty: all random.
+  std::shared_ptr<const std::vector<double>> initial_population;
 
   std::uint64_t effective_problem_seed() const { return problem_seed ? problem_seed : seed; }
   EtcOptions etc_options() const;
@@ -162,6 +171,7 @@ struct Config {
   void validate_algorithm() const;  // part of validate(): the fields above
   void validate_shade_family() const;  // part of validate_algorithm()
   void validate_milestones() const;  // part of validate(): --milestones
+  void validate_initial_population() const;  // part of validate(): its shape
 };
 
 }  // namespace chainsaw

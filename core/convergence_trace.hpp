@@ -35,6 +35,8 @@ class ConvergenceTrace {
       stride_ *= 2;
     }
   }
+  // Reports seen: the initial population's, then one per round (generation, iteration).
+  std::int64_t reports() const { return static_cast<std::int64_t>(reports_); }
   // The points, the last report included.
   std::vector<Point> points() const {
     std::vector<Point> out = points_;

@@ -16,7 +16,7 @@ packages=(
   python3 python3-matplotlib       # experiment scripts (matplotlib: the report's plots)
   python3-scipy python3-pandas     # the study report's tests and tables (python/chainsaw/study.py)
   python3-dev pybind11-dev python3-numpy python3-pytest  # the Python module (python/), its tests
-  python3-setuptools python3-wheel python3-pip  # pip install --no-build-isolation . (docs/python.md)
+  python3-setuptools python3-wheel python3-pip python3-venv  # the README's venv + pip install
   python3-scipy python3-cmaes      # bench/experiments/sep_cma_compare.py (Mann-Whitney, SepCMA)
 )
 

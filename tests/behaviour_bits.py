@@ -4,7 +4,8 @@
     behaviour_bits.py CHAINSAW BACKEND RECORD.json [--record] [--cases PATTERN]
 
 The set covers every algorithm, the six paper functions, three CEC 2010 functions, two sizes, a
-checkpoint and its resume, and --runs. Each case's best fitness, distance to the optimum and
+checkpoint and its resume, and --runs (with --vary-instance: each run on its own seed's
+instance, so that one record serves the builds before and after --runs fixed the instance). Each case's best fitness, distance to the optimum and
 evaluation count are compared exactly (floats as their hexadecimal form): a refactoring must leave
 every one unchanged. --record writes RECORD.json instead (only for a change that is meant to move
 results' bits; CHANGELOG.md says which). A record names the build it belongs to (backend and gene
@@ -45,7 +46,7 @@ def cases():
                      "--evals", "4000"], "resume"))
         out.append((f"{alg}/runs3/sphere-like/1000",
                     ["--algorithm", alg, "--function", "sumsquares", "--dim", "1000",
-                     "--evals", "3000", "--runs", "3"], "runs"))
+                     "--evals", "3000", "--runs", "3", "--vary-instance"], "runs"))
     return out
 
 

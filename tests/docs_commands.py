@@ -4,16 +4,22 @@ built binary, so that a documented command that breaks fails the suite.
 
 A fenced ```sh block is run when the line before it is a marker
     <!-- docs-test [exit=N] [dim=N] [evals=N] [shape] [mpi] -->
-Every command of the block that starts with `chainsaw ` (or `mpirun ... chainsaw `, with `mpi`)
-runs, lines joined at a trailing backslash and `# comments` dropped, in a scratch folder shared
+Every command of the block that starts with `chainsaw ` or `build/chainsaw ` (or
+`mpirun ... chainsaw `, with `mpi`) runs, lines joined at a trailing backslash and `# comments` dropped, in a scratch folder shared
 by the blocks of one page (so that a page's `resume run.h5` finds the `run.h5` its previous
 command wrote). It must exit with N (default 0). dim=/evals= replace the values of --dim and
 --evals, for pages that show the full-size command; the page says so next to the block.
 `shape`: the output (stderr, then stdout) must match the ```text block that follows the
-command's block once every number is masked and spaces are collapsed (the README's tour).
+command's block, spaces collapsed, with every deterministic number exact: what a run prints
+about its result (best fitness, distance, evaluation counts, D) is the same bits on every
+machine, so only the times, shares and rates (numbers with a decimal point and no exponent)
+and the thread count are masked. The numbers are those of float32 genes: with a float64 build
+(whose runs differ in the last bits) every number is masked. A `shape` block cannot have dim=
+or evals= (its output is that of the command as shown).
 `mpi`: `mpirun` commands run with --oversubscribe (CI has 2 cores, runs as root); the block is
 skipped, and said so, when mpirun is missing or the binary was built without MPI.
-Unmarked blocks are listed as not run. Relative links between the pages must name existing
+Unmarked blocks are listed as not run. Every flag that `chainsaw SUBCOMMAND --help` lists (the
+command line's own definitions) must appear in docs/cli.md as `--flag`. Relative links between the pages must name existing
 files and headings. The pages are reference: a commit hash in them (7 to 40 hexadecimal digits,
 at least one a digit and one a letter, standing alone as a word) fails the test; the history
 belongs in CHANGELOG.md and the bench/results READMEs, which are not among the pages.
@@ -31,6 +37,9 @@ import time
 
 MARKER = re.compile(r"^<!--\s*docs-test\b(.*?)-->\s*$")
 NUMBER = re.compile(r"[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+# What varies between machines and runs of the same command: times, shares and rates (a
+# decimal point, no exponent) and the number of threads.
+VARYING = re.compile(r"[-+]?(?:\d[\d,]*\.\d*|\.\d+)(?![\deE])|\d+(?= threads?\b)")
 TIMEOUT_S = 60
 # A commit hash as a word: not part of a path, a flag, a name (cec2010-f9) or a number (1.2e+05).
 COMMIT_HASH = re.compile(r"(?<![\w.+/-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}"
@@ -117,8 +126,21 @@ def substitute(words, options):
     return words
 
 
-def masked(text):
-    return [" ".join(NUMBER.sub("#", line).split()) for line in text.splitlines() if line.strip()]
+def masked(text, exact=False):
+    """The lines of text, spaces collapsed, numbers masked: all of them, or (exact) only those
+    that vary between machines (VARYING)."""
+    pattern = VARYING if exact else NUMBER
+    return [" ".join(pattern.sub("#", line).split()) for line in text.splitlines() if line.strip()]
+
+
+def genes_of(binary, env):
+    """float32 or float64: the genes' type of the binary's build, from a tiny run's result."""
+    import json
+    done = subprocess.run([binary, "run", "--dim", "8", "--evals", "80", "-q"],
+                          capture_output=True, text=True, env=env, timeout=TIMEOUT_S)
+    if done.returncode != 0:
+        fail(f"a tiny run to read the genes' type failed: {done.stderr.strip()}")
+    return json.loads(done.stdout)["genes"]
 
 
 def slug(heading):
@@ -199,6 +221,31 @@ def self_test():
     print(f"docs_commands: self-test of the hash check passed ({len(cases)} cases)")
 
 
+# The subcommands whose --help docs/cli.md documents flag by flag.
+SUBCOMMANDS = (["run"], ["resume"], ["inspect"], ["functions"], ["instance", "export"])
+HELP_FLAG = re.compile(r"^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)", re.M)
+
+
+def check_cli_flags(binary, source):
+    """Every flag of every subcommand's --help (the CLI's own definitions) is in docs/cli.md,
+    as `--flag` in backquotes: a new flag without its line there fails the test."""
+    with open(os.path.join(source, "docs", "cli.md"), encoding="utf-8") as f:
+        page = f.read()
+    missing, flags = [], 0
+    for words in SUBCOMMANDS:
+        done = subprocess.run([binary, *words, "--help"], capture_output=True, text=True,
+                              timeout=TIMEOUT_S)
+        if done.returncode != 0:
+            fail(f"`chainsaw {' '.join(words)} --help` exited {done.returncode}")
+        for flag in sorted(set(HELP_FLAG.findall(done.stdout)) - {"--help"}):
+            flags += 1
+            if not re.search(r"`" + re.escape(flag) + r"(?![a-z0-9-])", page):
+                missing.append(f"chainsaw {' '.join(words)} {flag}")
+    if missing:
+        fail("flags of the command line missing from docs/cli.md:\n  " + "\n  ".join(missing))
+    return flags
+
+
 def mpi_available(binary, scratch):
     if shutil.which("mpirun") is None:
         return False, "no mpirun on PATH"
@@ -229,6 +276,7 @@ def main():
 
     check_links(pages, source)
     check_no_commit_hashes(pages, source)
+    flags = check_cli_flags(binary, source)
 
     env = dict(os.environ)
     # One OpenMP thread per run: the machines running the suite are small and shared, and
@@ -240,6 +288,7 @@ def main():
     shapes_checked = 0
     start = time.monotonic()
     mpi = None
+    genes = genes_of(binary, env)
     try:
         for page in pages:
             name = os.path.relpath(page, source)
@@ -251,7 +300,7 @@ def main():
                         fail(f"{name}:{line}: a docs-test marker before a ```{language} block")
                     continue
                 commands = commands_of(body)
-                runnable = [w for w in commands if w[0] == "chainsaw" or
+                runnable = [w for w in commands if w[0] in ("chainsaw", "build/chainsaw") or
                             (w[0] == "mpirun" and "chainsaw" in w)]
                 if options is None:
                     not_run += [f"{name}:{line}: {' '.join(w)}" for w in runnable]
@@ -269,7 +318,7 @@ def main():
                     if words[0] == "mpirun" and not options["mpi"]:
                         fail(f"{name}:{line}: an mpirun command in a block not marked mpi")
                     words = substitute(words, options)
-                    words = [binary if w == "chainsaw" else w for w in words]
+                    words = [binary if w in ("chainsaw", "build/chainsaw") else w for w in words]
                     shown = " ".join(shlex.quote(w) for w in words)
                     began = time.monotonic()
                     try:
@@ -287,10 +336,15 @@ def main():
                 if options["shape"]:
                     if output is None:
                         fail(f"{name}:{line}: `shape` without a ```text block after the commands")
-                    got, documented = masked("".join(outputs)), masked("\n".join(output))
+                    if options["dim"] is not None or options["evals"] is not None:
+                        fail(f"{name}:{line}: `shape` with dim= or evals=: the shown output must "
+                             "be that of the command as shown")
+                    exact = genes == "float32"
+                    got = masked("".join(outputs), exact)
+                    documented = masked("\n".join(output), exact)
                     if got != documented:
-                        fail(f"{name}:{line}: the output does not have the documented shape.\n"
-                             f"documented (numbers masked):\n  " + "\n  ".join(documented) +
+                        fail(f"{name}:{line}: the output is not the documented one.\n"
+                             f"documented ({'times' if exact else 'numbers'} masked):\n  " + "\n  ".join(documented) +
                              "\ngot:\n  " + "\n  ".join(got))
                     shapes_checked += 1
     finally:
@@ -306,8 +360,9 @@ def main():
     print("docs_commands: the slowest commands:")
     for seconds, what in sorted(timings, reverse=True)[:5]:
         print(f"  {seconds:5.1f} s  {what}")
-    print(f"docs_commands: {ran} commands passed, {shapes_checked} output(s) of the documented "
-          f"shape, {len(pages)} pages, {time.monotonic() - start:.1f} s")
+    print(f"docs_commands: {ran} commands passed, {shapes_checked} output(s) as documented, "
+          f"{flags} flags of --help in docs/cli.md, {len(pages)} pages, "
+          f"{time.monotonic() - start:.1f} s")
 
 
 if __name__ == "__main__":

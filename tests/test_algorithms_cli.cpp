@@ -51,7 +51,8 @@ TEST_F(AlgorithmsCli, ResultNamesTheAlgorithmAndItsParameters) {
   EXPECT_LT(j["best_error"].get<double>(), j["trace"][0][2].get<double>() + 330.0);
 }
 
-// --runs K: one file with every run, each equal bit for bit to a run with its seed alone.
+// --runs K: one file with every run, each equal bit for bit to a run with its seed alone on the
+// first run's instance (--problem-seed of the first seed).
 TEST_F(AlgorithmsCli, RunsEqualSeparateRunsBitForBit) {
   for (const std::string algorithm : {"ma-sw-chains", "jde", "ss"}) {
     const std::string args = "--algorithm " + algorithm + " --evals 3000 --seed 11";
@@ -62,14 +63,31 @@ TEST_F(AlgorithmsCli, RunsEqualSeparateRunsBitForBit) {
     for (int k = 0; k < 3; ++k) {
       const nlohmann::json alone =
           run_json("--algorithm " + algorithm + " --evals 3000 --threads 1 --seed " +
-                   std::to_string(11 + k));
+                   std::to_string(11 + k) + " --problem-seed 11");
       expect_same_run_result(all["results"][k], alone);
       EXPECT_EQ(all["results"][k]["config"]["seed"], 11 + k);
+      EXPECT_EQ(all["results"][k]["config"]["problem_seed"], 11);
     }
     double sum = 0;
     for (const auto& r : all["results"]) sum += r["best_error"].get<double>();
     EXPECT_DOUBLE_EQ(all["summary"]["best_error"]["mean"].get<double>(), sum / 3);
   }
+}
+
+// --vary-instance: run k poses the instance of its own seed, as `run --seed s+k` alone does;
+// without it the runs share one optimum, so their distances differ from these.
+TEST_F(AlgorithmsCli, RunsVaryTheInstanceOnlyWhenAsked) {
+  const std::string args = "--algorithm de --evals 3000 --seed 4";
+  const nlohmann::json varied = run_json(args + " --runs 2 --vary-instance");
+  const nlohmann::json fixed = run_json(args + " --runs 2");
+  EXPECT_EQ(varied["vary_instance"], true);
+  EXPECT_EQ(fixed["vary_instance"], false);
+  const nlohmann::json alone = run_json("--algorithm de --evals 3000 --seed 5");
+  expect_same_run_result(varied["results"][1], alone);
+  EXPECT_EQ(varied["results"][1]["config"]["problem_seed"], 5);
+  EXPECT_EQ(fixed["results"][1]["config"]["problem_seed"], 4);
+  EXPECT_NE(fixed["results"][1]["distance_to_optimum"], alone["distance_to_optimum"]);
+  expect_same_run_result(varied["results"][0], fixed["results"][0]);
 }
 
 #if defined(CHAINSAW_CUDA)
@@ -87,7 +105,7 @@ TEST_F(AlgorithmsCli, ConcurrentGpuRunsEqualSeparateRunsBitForBit) {
     for (int k = 0; k < 4; ++k) {
       const test::Outcome alone = chainsaw(
           "run -q --backend cuda --function rastrigin --dim 1000 --algorithm " + algorithm +
-          " --evals 20000 --seed " + std::to_string(5 + k));
+          " --evals 20000 --seed " + std::to_string(5 + k) + " --problem-seed 5");
       ASSERT_EQ(alone.exit_code, 0) << alone.err;
       expect_same_run_result(runs["results"][k], nlohmann::json::parse(alone.out));
     }

@@ -334,6 +334,36 @@ double run_error(const Config& c, int threads) {
   return run_with_threads(c, threads).best_fitness - problem.optimum_value;
 }
 
+// --milestones: SHADE's mark m is the best of the same run given the budget m (its last
+// generation, cut there, makes the same first trials); L-SHADE's schedule follows the budget,
+// so its marks are checked to be the running best, never rising, ending at the result.
+TEST(ShadeMilestones, AreTheBestOfTheRunWithThatBudget) {
+  Config c = run_config(AlgorithmKind::kShade, "rastrigin", 20, 5000);
+  c.milestones = {1, 99, 100, 1234, 4999, 5000};
+  c.validate();
+  const RunResult r = run_with_threads(c, 2);
+  ASSERT_EQ(r.milestones.size(), c.milestones.size());
+  for (std::size_t i = 0; i < c.milestones.size(); ++i) {
+    EXPECT_EQ(r.milestones[i].evaluations, c.milestones[i]);
+    if (c.milestones[i] < c.shade_np) continue;  // no run shorter than its population
+    const RunResult shorter = run_with_threads(
+        run_config(AlgorithmKind::kShade, "rastrigin", 20, c.milestones[i]), 2);
+    EXPECT_EQ(r.milestones[i].best_fitness, shorter.best_fitness) << c.milestones[i];
+  }
+  Config l = run_config(AlgorithmKind::kLshade, "rastrigin", 20, 5000);
+  l.milestones = {360, 2000, 5000};
+  l.validate();
+  const RunResult lr = run_with_threads(l, 2);
+  ASSERT_EQ(lr.milestones.size(), 3u);
+  EXPECT_LE(lr.milestones[1].best_fitness, lr.milestones[0].best_fitness);
+  EXPECT_EQ(lr.milestones[2].best_fitness, lr.best_fitness);
+  for (AlgorithmKind a : {AlgorithmKind::kMtsLs1, AlgorithmKind::kShadeIls}) {
+    Config refused = run_config(a, "rastrigin", 20, 5000);
+    refused.milestones = {1000};
+    EXPECT_THROW(refused.validate(), UserError) << algorithm_name(a);
+  }
+}
+
 // SHADE at D = 30 with 10^4 D evaluations (Tanabe & Fukunaga 2013 report 0 error on the
 // shifted sphere and on CEC 2013's unrotated Rastrigin F5 there).
 TEST(ShadeQuality, SolvesSphereAndRastriginAtThirtyDimensions) {

@@ -47,7 +47,7 @@ def cpp_run(objective, dim, evals, seed, backend):
     args = chainsaw._arguments(chainsaw._RUN_SPECS,
                                dict(evals=evals, seed=seed, backend=backend), "bench")
     return chainsaw.Result(_core.run_objective(args, objective, -5.12, 5.12, dim, None, True,
-                                               None, False, objective, "", None, False))
+                                               None, False, objective, "", None, False, []))
 
 
 def timed(run):

@@ -36,6 +36,8 @@ struct Progress {
   std::int64_t budget = 0;
   double best_fitness = 0.0;
   double elapsed_seconds = 0.0;
+  // The best individual, when the run driver was asked for it (DriveOptions::progress_best_genes).
+  std::vector<real_t> best_genes;
 };
 
 // The best after exactly `evaluations` (--milestones; the competitions' records).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/algorithms/initial_population.hpp"
 #include "core/algorithms/population_ops.hpp"
 #include "fitness/host_fitness.hpp"
 
@@ -60,6 +61,7 @@ void DifferentialEvolution::initialize_members() {
     for (Dim j = 0; j < dim_; ++j)
       x[j] = static_cast<real_t>(lower + width * uniform_at(key, static_cast<std::uint64_t>(j)));
   }
+  place_initial_rows(config_, problem_, genes_.data(), np_);
   {
     ScopedBucket timer(profile_, Bucket::kFitness);
     evaluate_rows(genes_.data(), np_, fitness_.data());

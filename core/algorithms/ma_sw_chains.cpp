@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/algorithms/initial_population.hpp"
 #include "core/error.hpp"
 #include "localsearch/ls_chain.hpp"
 #include "ssga/ssga.hpp"
@@ -35,15 +36,26 @@ MaSwChains::MaSwChains(const Config& config, const Problem& problem,
       population_(config.population_size, config.batch),
       rng_(derive_key(config.seed, static_cast<std::uint64_t>(RngPurpose::kHostDecisions))) {}
 
+// The given points (--init) take slots 0 .. k-1 and are evaluated on the host in one batch; the
+// engine draws and evaluates the other slots as it draws a whole population.
 void MaSwChains::initialize_population() {
-  std::vector<int> slots(static_cast<size_t>(population_.size()));
-  for (int i = 0; i < population_.size(); ++i) slots[i] = i;
-  std::vector<double> fitness(slots.size());
+  const int given = initial_rows(config_);
+  std::vector<int> slots;
+  for (int i = given; i < population_.size(); ++i) slots.push_back(i);
+  std::vector<double> fitness(static_cast<size_t>(population_.size()));
   {
     ScopedPhase timer(timers_, Phase::kInitialization);
-    engine_.initialize(slots, fitness.data());
+    if (given > 0) {
+      const std::vector<real_t> genes = initial_genes(config_, problem_);
+      for (int i = 0; i < given; ++i)
+        engine_.write_slot_array(SlotArray::kGenes, i, 0, problem_.dim,  // no evaluation
+                                 genes.data() + static_cast<Dim>(i) * problem_.dim);
+      invalid_ += evaluate_rows_on_host(problem_, genes.data(), given, fitness.data());
+    }
+    if (!slots.empty()) engine_.initialize(slots, fitness.data() + given);
   }
   for (int i = 0; i < population_.size(); ++i) population_.fitness(i) = fitness[i];
+  if (given > 0) engine_.restore_fitness(population_.all_fitness().data());
   {
     ScopedPhase timer(timers_, Phase::kSort);
     engine_.sort_slots(population_.order().data());

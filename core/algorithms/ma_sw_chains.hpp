@@ -60,7 +60,9 @@ class MaSwChains : public Algorithm {
   RunResult result() override;
   double best_fitness() const override { return population_.best_fitness(); }
   std::vector<real_t> best_genes() const override;
-  std::int64_t invalid_evaluations() const override { return engine_.invalid_evaluations(); }
+  std::int64_t invalid_evaluations() const override {
+    return engine_.invalid_evaluations() + invalid_;  // invalid_: the given initial points'
+  }
   int population_size() const override { return population_.size(); }
   void set_profile(KernelProfile* profile) override;
   void flush_profile() override;

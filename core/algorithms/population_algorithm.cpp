@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/algorithms/de.hpp"
+#include "core/algorithms/initial_population.hpp"
 #include "core/algorithms/mts_ls1.hpp"
 #include "core/algorithms/pso.hpp"
 #include "core/algorithms/scatter_search.hpp"
@@ -124,6 +125,9 @@ std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& con
     throw UserError(std::string("--algorithm ") + algorithm_name(config.algorithm) +
                     " --backend cuda: it runs on the CPU backend only; use --backend cpu");
   if (resolved == Backend::kCuda) {
+    if (initial_rows(config) > 0)
+      throw UserError(std::string("--init: ") + algorithm_name(config.algorithm) +
+                      " starts from given points on the CPU backend only (--backend cpu)");
 #if defined(CHAINSAW_CUDA)
     return make_cuda_population_algorithm(config, problem);
 #else

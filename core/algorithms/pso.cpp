@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/algorithms/initial_population.hpp"
 #include "core/algorithms/population_ops.hpp"
 #include "fitness/host_fitness.hpp"
 
@@ -49,6 +50,7 @@ void ParticleSwarm::initialize_members() {
       v_[row + j] = static_cast<real_t>(vmax_ * (2.0 * uniform_at(key, dim_ + k) - 1.0));
     }
   }
+  place_initial_rows(config_, problem_, x_.data(), n_);  // their velocities stay drawn
   {
     ScopedBucket timer(profile_, Bucket::kFitness);
     evaluate_rows(x_.data(), n_, fitness_.data());

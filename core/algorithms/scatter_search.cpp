@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/algorithms/initial_population.hpp"
 #include "core/algorithms/population_ops.hpp"
 #include "fitness/host_fitness.hpp"
 #include "ssga/blx_alpha.hpp"
@@ -99,6 +100,7 @@ void ScatterSearch::initialize_members() {
       genes[static_cast<Dim>(i) * dim_ + j] =
           static_cast<real_t>(lower + width * uniform_at(key, static_cast<std::uint64_t>(j)));
   }
+  place_initial_rows(config_, problem_, genes.data(), n);
   {
     ScopedBucket timer(profile_, Bucket::kFitness);
     evaluate_rows(genes.data(), n, fitness.data());

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -121,6 +122,8 @@ Result run_problem(const Config& config, const Problem& problem, Backend backend
   d.profile = options.profile;
   d.best_genes = true;
   d.stop_requested = options.stop_requested;
+  d.at_safe_point = options.at_safe_point;
+  d.progress_best_genes = options.progress_best_genes;
   d.on_progress = options.progress;
   const DrivenRun run = drive_run(config, backend, [&problem] { return problem; }, d);
   out.setup_seconds = run.setup_seconds;
@@ -129,6 +132,7 @@ Result run_problem(const Config& config, const Problem& problem, Backend backend
   out.stopped = !run.finished;
   out.best_genes = run.best_genes;
   out.invalid_evaluations = run.invalid_evaluations;
+  out.iterations = std::max<std::int64_t>(0, run.trace.reports() - 1);
   fill_result(out, run.result, run.trace, problem.optimum_value);
   const ProfileReport* profile = run.profile ? &*run.profile : nullptr;
   out.json = result_file(config, options, out, run.result, run.trace, profile);

@@ -37,10 +37,14 @@ struct Options : Config {
   std::string resume_from;
   // Called on the host loop's thread after the initial population and after every round.
   std::function<void(const Progress&)> progress;
+  bool progress_best_genes = false;  // Progress::best_genes filled for `progress`
   // Asked on the host loop's thread at every safe point (between two units of the loop): true
   // stops the run there, after the checkpoint (when Options::checkpoint names one); the result
   // is then that of the evaluations done, with Result::stopped set. Empty: never stops.
   std::function<bool()> stop_requested;
+  // Called on the host loop's thread at every safe point, before stop_requested, with the
+  // algorithm between two units (write_run_checkpoint may save it there). Empty: nothing.
+  std::function<void(Algorithm&)> at_safe_point;
   // As --profile: time every engine pass; Result::json's `profile` holds the buckets.
   bool profile = false;
 };
@@ -71,6 +75,9 @@ struct Result {
   // Euclidean distance of the best individual to the optimum o; NaN for a user objective.
   double distance_to_optimum = std::numeric_limits<double>::quiet_NaN();
   bool stopped = false;           // Options::stop_requested ended the run before its budget
+  // Rounds after the initial population: MA-SW-Chains' (a GA phase and its LS application), the
+  // generations of DE, jDE and PSO, the iterations of Scatter Search (this segment's, resumed).
+  std::int64_t iterations = 0;
   std::vector<TracePoint> trace;  // the convergence curve, as the result file's `trace`
   // The result file `chainsaw run` writes for this run (the same JSON, indented by 2, ending
   // in a newline): for a built-in function the command line's, wall-clock fields aside.

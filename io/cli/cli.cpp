@@ -134,7 +134,8 @@ int dispatch(int argc, char** argv) {
   app.set_version_flag("--version", kVersion);
   app.require_subcommand(1);
   RunOptions options;
-  CLI::App* run = app.add_subcommand("run", "run MA-SW-Chains on a benchmark function");
+  CLI::App* run = app.add_subcommand(
+      "run", "run an optimiser (--algorithm, MA-SW-Chains by default) on a benchmark function");
   add_run_options(*run, options);
   ResumeOptions resume_options;
   CLI::App* resume = app.add_subcommand("resume", "continue a run from its HDF5 checkpoint");

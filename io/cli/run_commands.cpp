@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/algorithms/initial_population.hpp"
 #include "core/algorithms/population_algorithm.hpp"
 #include "core/distributed/islands.hpp"
 #include "core/engines/cuda/device_info.hpp"
@@ -129,7 +130,8 @@ void lay_out_shards(Config& config, const Ranks& ranks, Backend backend, bool re
 void fall_back_to_cpu(const Config& config, RunEnvironment& env) {
   if (config.algorithm != AlgorithmKind::kMaSwChains && config.backend == Backend::kAuto &&
       env.backend == Backend::kCuda &&
-      !population_runs_on_cuda(config, make_problem(config), nullptr)) {
+      (initial_rows(config) > 0 ||
+       !population_runs_on_cuda(config, make_problem(config), nullptr))) {
     env.backend = Backend::kCpu;
     env.device.clear();
   }

@@ -7,8 +7,36 @@
 
 #include "core/error.hpp"
 #include "fitness/problem.hpp"
+#include "io/npy_file.hpp"
 
 namespace chainsaw::cli {
+
+// --population names the chosen algorithm's size; an alias (--de-np, ...) given as well must agree.
+void RunOptions::apply_population() {
+  if (!population) return;
+  struct Alias {
+    const char* name;
+    int* size;
+  };
+  Config& c = config;
+  Alias alias{nullptr, &c.population_size};
+  switch (c.algorithm) {
+    case AlgorithmKind::kDe:
+    case AlgorithmKind::kJde: alias = {"de-np", &c.de_np}; break;
+    case AlgorithmKind::kPso: alias = {"pso-particles", &c.pso_particles}; break;
+    case AlgorithmKind::kScatterSearch: alias = {"ss-population", &c.ss_population}; break;
+    case AlgorithmKind::kSepCmaEs: alias = {"cma-lambda", &c.cma_lambda}; break;
+    case AlgorithmKind::kShade:
+    case AlgorithmKind::kShadeIls: alias = {"shade-np", &c.shade_np}; break;
+    default: break;  // lshade and mts-ls1: refused by flag_scopes
+  }
+  for (const DeferredOption& d : deferred)
+    if (alias.name && d.option->count() > 0 && d.option->check_lname(alias.name) &&
+        *alias.size != *population)
+      throw UserError(fmt::format("--population = {} and --{} = {}: one size, please",
+                                  *population, alias.name, *alias.size));
+  *alias.size = *population;
+}
 
 void add_parsed(CLI::App& app, RunOptions& o, const std::string& flag, const std::string& help,
                 const std::string& type, const std::string& default_text,
@@ -38,7 +66,12 @@ const std::vector<FlagScope>& flag_scopes() {
   using A = AlgorithmKind;
   const std::vector<AlgorithmKind> ma{A::kMaSwChains};
   static const std::vector<FlagScope> scopes = {
-      {"--population", ma}, {"--batch", ma}, {"--blx-alpha", ma}, {"--nam-candidates", ma},
+      // L-SHADE sizes its population from D (--lshade-np-*), MTS-LS1 improves one solution.
+      {"--population",
+       {A::kMaSwChains, A::kDe, A::kJde, A::kPso, A::kScatterSearch, A::kSepCmaEs, A::kShade,
+        A::kShadeIls}},
+      {"--init", {A::kMaSwChains, A::kDe, A::kJde, A::kPso, A::kScatterSearch}},
+      {"--batch", ma}, {"--blx-alpha", ma}, {"--nam-candidates", ma},
       {"--mutation-probability", ma}, {"--ls-intensity", ma}, {"--ls-ratio", ma},
       {"--ls-threshold", ma}, {"--rho-init", ma}, {"--restart", ma},
       {"--milestones", {A::kMaSwChains, A::kDe, A::kJde, A::kPso, A::kSepCmaEs, A::kShade, A::kLshade}},
@@ -145,7 +178,8 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
              "ma-sw-chains|de|jde|pso|ss|sep-cma-es|shade|lshade|mts-ls1|shade-ils",
              algorithm_name(c.algorithm),
              [&c](const std::string& f, const std::string& t) { c.algorithm = parse_algorithm(f, t); });
-  add_number(run, o, "--de-np", c.de_np, "de, jde: population size NP", kInt, parse_int);
+  add_number(run, o, "--de-np", c.de_np, "de, jde: population size NP (as --population)", kInt,
+             parse_int);
   add_number(run, o, "--de-f", c.de_f, "de: scale factor F (> 0)", kReal, parse_real);
   add_number(run, o, "--de-cr", c.de_cr, "de: crossover rate CR in [0, 1]", kReal, parse_real);
   add_parsed(run, o, "--de-crossover", "de, jde: binomial or exponential crossover", "bin|exp",
@@ -156,14 +190,16 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
              parse_real);
   add_number(run, o, "--jde-tau2", c.jde_tau2, "jde: probability of a new CR per trial", kReal,
              parse_real);
-  add_number(run, o, "--pso-particles", c.pso_particles, "pso: swarm size", kInt, parse_int);
+  add_number(run, o, "--pso-particles", c.pso_particles, "pso: swarm size (as --population)",
+             kInt, parse_int);
   add_number(run, o, "--pso-w", c.pso_w, "pso: inertia weight w", kReal, parse_real);
   add_number(run, o, "--pso-c1", c.pso_c1, "pso: cognitive coefficient c1", kReal, parse_real);
   add_number(run, o, "--pso-c2", c.pso_c2, "pso: social coefficient c2", kReal, parse_real);
   add_number(run, o, "--pso-vmax", c.pso_vmax,
              "pso: velocity clamp per variable, a fraction of the domain's width", kReal,
              parse_real);
-  add_number(run, o, "--ss-population", c.ss_population, "ss: diversification population P",
+  add_number(run, o, "--ss-population", c.ss_population,
+             "ss: diversification population P (as --population)",
              kInt, parse_int);
   add_number(run, o, "--ss-ref-best", c.ss_ref_best, "ss: |R1|, the best in the reference set",
              kInt, parse_int);
@@ -197,9 +233,13 @@ void add_algorithm_options(CLI::App& run, RunOptions& o) {
                  throw UserError(f + " = " + t + ": must be a number >= 0");
              });
   add_number(run, o, "--runs", c.runs,
-             "independent runs with seeds --seed .. --seed + K - 1, one JSON with all and their "
-             "mean, sd and median (concurrently, a run per thread)",
+             "independent runs with seeds --seed .. --seed + K - 1 on one problem instance (the "
+             "first run's), one JSON with all and their mean, sd and median (concurrently, a "
+             "run per thread)",
              kInt, parse_int);
+  run.add_flag("--vary-instance", c.vary_instance,
+               "--runs: each run poses the problem instance of its own seed (its shift or CEC "
+               "instance from --seed + k) instead of the first run's");
   add_parsed(run, o, "--milestones",
              "also record the best after exactly these evaluations (comma-separated, "
              "increasing; the result's milestones); ma-sw-chains cuts the unit that would cross "
@@ -224,6 +264,16 @@ void add_problem_options(CLI::App& run, RunOptions& o) {
              "evaluation budget, the initial population included; the run stops at exactly this "
              "many",
              kInt, parse_int64);
+  add_parsed(run, o, "--init",
+             "start the population from these points: a NumPy .npy file (numpy.save) of shape "
+             "(D,) or (points, D), inside the domain; the other members stay random",
+             "FILE", "none", [&c](const std::string& f, const std::string& t) {
+               const NpyArray a = read_npy_file(f, t);
+               if (a.columns != c.dim)
+                 throw UserError(f + " = " + t + ": points of " + std::to_string(a.columns) +
+                                 " variables for D = " + std::to_string(c.dim));
+               c.initial_population = std::make_shared<const std::vector<double>>(a.values);
+             });
   add_number(run, o, "--seed", c.seed, "seed of every random decision", kUint, parse_uint64);
   add_number(run, o, "--problem-seed", c.problem_seed,
              "seed of the shift o (where the optimum lies); 0: the run's --seed", kUint,
@@ -311,7 +361,13 @@ void add_ma_sw_chains_options(CLI::App& run, RunOptions& o) {
   Config& c = o.config;
   const char* kInt = "INT";
   const char* kReal = "REAL";
-  add_number(run, o, "--population", c.population_size, "population size N", kInt, parse_int);
+  add_parsed(run, o, "--population",
+             "population size of every algorithm: N of ma-sw-chains, NP of de and jde (alias "
+             "--de-np), the particles of pso (--pso-particles), P of ss (--ss-population)",
+             "INT",
+             fmt::format("{} (ma-sw-chains), {} (de, jde), {} (pso), {} (ss)", c.population_size,
+                         c.de_np, c.pso_particles, c.ss_population),
+             [&o](const std::string& f, const std::string& t) { o.population = parse_int(f, t); });
   add_number(run, o, "--batch", c.batch, "children per crossover batch (padding slots)", kInt,
              parse_int);
   add_number(run, o, "--blx-alpha", c.blx_alpha, "BLX-alpha crossover alpha", kReal, parse_real);

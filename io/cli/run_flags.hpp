@@ -35,6 +35,7 @@ struct RunOptions {
   std::string checkpoint;  // empty: no checkpoints
   CheckpointInterval checkpoint_every;
   std::deque<DeferredOption> deferred;  // a deque: CLI11 keeps a reference to each text
+  std::optional<int> population;        // --population, for the chosen algorithm
 
   // Throws UserError for the first bad value, in the order of `chainsaw run --help`.
   void apply_deferred() {
@@ -46,7 +47,9 @@ struct RunOptions {
     }
     // The scheduling problem's variables are its tasks: Braun's 512 unless --dim says otherwise.
     if (!dim_given && config.function == "etc") config.dim = kEtcDefaultTasks;
+    apply_population();
   }
+  void apply_population();
 };
 
 // `chainsaw resume FILE`: the checkpoint's configuration, with a new budget if asked for.

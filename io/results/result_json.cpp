@@ -56,6 +56,7 @@ static void add_algorithm_config(nlohmann::ordered_json& j, const Config& c) {
   j["target_error"] = c.target_error >= 0.0 ? nlohmann::ordered_json(c.target_error)
                                             : nlohmann::ordered_json();
   j["runs"] = c.runs;
+  j["vary_instance"] = c.vary_instance;
   j["milestones"] = c.milestones;
 }
 
@@ -112,6 +113,7 @@ static void read_algorithm_config(const nlohmann::json& j, Config& c) {
   optional("time_limit_seconds", c.time_limit_seconds);
   optional("target_error", c.target_error);
   optional("runs", c.runs);
+  optional("vary_instance", c.vary_instance);  // since --vary-instance: earlier files have none
   optional("milestones", c.milestones);  // since --milestones: earlier files have none
   // Written since the `etc` function: earlier files have none.
   optional("etc_class", c.etc_class);

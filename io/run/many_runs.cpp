@@ -211,6 +211,8 @@ int run_many(const Config& config, RunEnvironment env, const RunsOptions& o) {
     try {
       Config c = config;
       c.seed = config.seed + static_cast<std::uint64_t>(i);
+      // One instance for all K runs (the first run's) unless --vary-instance.
+      if (!config.vary_instance) c.problem_seed = config.effective_problem_seed();
       c.runs = 1;
       results[static_cast<std::size_t>(i)] = one_of_many(c, env, o.profile, wave);
     } catch (...) {
@@ -261,6 +263,7 @@ int run_many(const Config& config, RunEnvironment env, const RunsOptions& o) {
   nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
   for (int i = 0; i < k; ++i) seeds.push_back(config.seed + static_cast<std::uint64_t>(i));
   j["seeds"] = seeds;
+  j["vary_instance"] = config.vary_instance;
   j["config"] = config_to_json(config);
   j["backend"] = backend_name(env.backend);
   j["device"] = env.device.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(env.device);

@@ -21,7 +21,8 @@ struct RunsOptions {
 
 // --runs K > 1: runs seeds seed .. seed + K - 1 (CPU: concurrently, a run per thread; GPU: one
 // after the other) and writes one JSON with every run and the mean, sd and median of each
-// quality measure. Each run equals `chainsaw run --seed s+k` bit for bit.
+// quality measure. Each run equals `chainsaw run --seed s+k --problem-seed p` bit for bit, p the
+// first run's problem seed (--problem-seed, or s); with --vary-instance p = s+k.
 int run_many(const Config& config, RunEnvironment env, const RunsOptions& options);
 
 // The summary of K runs' results (the `summary` of run_many's JSON): mean, sd (K - 1 in the

@@ -116,12 +116,14 @@ DrivenRun drive_run(const Config& config, Backend backend,
           Progress all = p;
           // The islands report at the same units (their counts move in step): the best of all.
           if (islands) ranks.comm->allreduce_min(&all.best_fitness, 1);
+          if (o.progress_best_genes) all.best_genes = algorithm->best_genes();
           progress.update(all);
           out.trace.add(all);
           if (o.on_progress) o.on_progress(all);
         },
         [&](Algorithm& a) {
           if (islands) islands->at_safe_point(island_algorithm(a));
+          if (o.at_safe_point) o.at_safe_point(a);
           return schedule.at_safe_point(a);
         });
     out.finished = algorithm->done();
@@ -135,6 +137,8 @@ DrivenRun drive_run(const Config& config, Backend backend,
     profile->run_seconds = seconds_since(run_start);
   }
   out.invalid_evaluations = algorithm->invalid_evaluations();
+  // Also of a stopped run: a callback that stops it still gets its best point.
+  if (o.best_genes) out.best_genes = algorithm->best_genes();
   if (!out.finished) {
     // The ranks agreed on the stop and leave together, with the lowest signal received.
     double received = signals && signals->received() ? signals->received() : SIGTERM;
@@ -143,7 +147,6 @@ DrivenRun drive_run(const Config& config, Backend backend,
     stopped();
     return out;
   }
-  if (o.best_genes) out.best_genes = algorithm->best_genes();
   out.distributed.mode = ranks.mode;
   out.distributed.ranks = ranks.size();
   if (islands) {

@@ -37,8 +37,12 @@ struct DriveOptions {
   bool progress_line = false;  // the progress line on stderr
   bool catch_signals = false;  // SIGINT/SIGTERM stop the run at its next safe point
   bool best_genes = false;     // read the best individual back (the library's Result)
+  bool progress_best_genes = false;  // and at every progress report (Progress::best_genes)
   std::function<bool()> stop_requested;              // true: stop at the next safe point
   std::function<void(const Progress&)> on_progress;  // after the initial population and rounds
+  // At every safe point (between two units), before the checkpoint schedule: the ask/tell
+  // optimiser (io/api/ask_tell.hpp) parks there and writes the checkpoints asked for.
+  std::function<void(Algorithm&)> at_safe_point;
   // --runs in waves: after the set-up, before the run's clock starts; after it stopped,
   // before its memory is freed. Called once each, also when the run fails.
   std::function<void()> on_built;

@@ -23,9 +23,11 @@ import numpy as np
 
 from . import _core
 from ._core import ChainsawError
+from ._points import _engine_rows, _initial_rows
 
 __all__ = ["minimize", "resume", "inspect", "functions", "run_options", "shift", "evaluate",
-           "Result", "State", "ChainsawError", "__version__", "GENES", "CUDA_BUILT"]
+           "Optimizer", "Result", "Runs", "State", "ChainsawError", "__version__", "GENES",
+           "CUDA_BUILT"]
 
 __version__: str = _core.version
 #: The genes' type of this build: "float32" (the default) or "float64" (-DCHAINSAW_DOUBLE=ON).
@@ -49,7 +51,9 @@ def run_options(command: str = "run") -> List[Dict[str, Any]]:
 
 
 def _pythonic(message: str) -> str:
-    """The command line's "--blx-alpha = 2: ..." as "blx_alpha = 2: ..."."""
+    """The command line's "--blx-alpha = 2: ..." as "blx_alpha = 2: ..."; its --init (a file)
+    is Python's x0/population."""
+    message = message.replace("--init:", "x0/population:")
     return re.sub(r"--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_"), message)
 
 
@@ -89,15 +93,26 @@ def _arguments(specs: Dict[str, dict], options: Dict[str, Any], caller: str) -> 
 
 
 class State:
-    """What ``callback(state)`` sees after the initial population and after every round."""
+    """What ``callback(state)`` sees after the initial population and after every round: the
+    intermediate result, in SciPy's manner (x, fun, nfev), and the budget and time."""
 
-    __slots__ = ("evaluations", "budget", "best_fitness", "elapsed_seconds")
+    __slots__ = ("x", "evaluations", "budget", "best_fitness", "elapsed_seconds")
 
-    def __init__(self, evaluations: int, budget: int, best_fitness: float, seconds: float):
+    def __init__(self, evaluations: int, budget: int, best_fitness: float, seconds: float,
+                 x: Optional[np.ndarray] = None):
+        self.x = x
         self.evaluations = evaluations
         self.budget = budget
         self.best_fitness = best_fitness
         self.elapsed_seconds = seconds
+
+    @property
+    def fun(self) -> float:
+        return self.best_fitness
+
+    @property
+    def nfev(self) -> int:
+        return self.evaluations
 
     def __repr__(self) -> str:
         return (f"State(evaluations={self.evaluations}, budget={self.budget}, "
@@ -105,19 +120,28 @@ class State:
 
 
 class _Progress:
-    """The hook the run calls: the user's callback, a tqdm bar (or a plain line on stderr)."""
+    """The hook the run calls: the user's callback, a tqdm bar (or a plain line on stderr).
+    to_x maps the engine's genes to the caller's coordinates (per-variable bounds)."""
 
-    def __init__(self, callback: Optional[Callable], show: bool):
+    def __init__(self, callback: Optional[Callable], show: bool, to_x=None):
         self.callback = callback
         self.bar = None
         self.show = show
         self.last_line = 0.0
+        self.to_x = to_x
+        self.stop_iteration = False
 
-    def __call__(self, evaluations, budget, best, seconds):
+    def __call__(self, evaluations, budget, best, seconds, x=None):
         if self.show:
             self._display(evaluations, budget, best, seconds)
         if self.callback is not None:
-            return bool(self.callback(State(evaluations, budget, best, seconds)))
+            if x is not None and self.to_x is not None:
+                x = self.to_x(x)
+            try:
+                return bool(self.callback(State(evaluations, budget, best, seconds, x)))
+            except StopIteration:  # SciPy's way to stop: a clean stop, as a true return
+                self.stop_iteration = True
+                return True
         return False
 
     def _display(self, evaluations, budget, best, seconds):
@@ -143,54 +167,77 @@ class _Progress:
             sys.stderr.write("\n")
 
 
-def _hook(callback, progress: bool, quiet: Optional[bool]):
+def _hook(callback, progress: bool, quiet: Optional[bool], to_x=None):
     show = bool(progress) and not quiet
     if callback is None and not show:
         return None
     if callback is not None and not callable(callback):
         raise TypeError("callback must be callable: callback(state) -> bool (True stops the run)")
-    return _Progress(callback, show)
+    return _Progress(callback, show, to_x)
 
 
 def _in_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-class Result:
-    """A run's outcome, in the manner of scipy.optimize.OptimizeResult.
+#: Result.status: why the run ended.
+STATUS_BUDGET, STATUS_TIME_LIMIT, STATUS_TARGET_ERROR, STATUS_CALLBACK = 0, 1, 2, 3
+
+
+class Result(dict):
+    """A run's outcome, dict-like as scipy.optimize.OptimizeResult (keys are also attributes).
 
     x: the best point (float64 NumPy array; the genes' exact values), fun: its fitness,
-    nfev: evaluations done, distance_to_optimum: the Euclidean distance of x to the built-in
-    function's optimum (None for a user objective), best_error: fun - f(optimum) (None when
-    unknown), trace: (evaluations, seconds, best fitness) rows, profile: the --profile
-    buckets (None without profile=True), phases: seconds per phase of the host loop,
-    success/message: whether the budget was used, to_json(): the command line's result file.
+    nfev: evaluations done, nit: rounds after the initial population (MA-SW-Chains' rounds,
+    DE/jDE/PSO generations, SS iterations), status: why the run ended (0 the budget was used,
+    1 the time limit, 2 the target error was reached, 3 the callback stopped it),
+    success: status is 0, 1 or 2, message: the status in words, distance_to_optimum: the
+    Euclidean distance of x to the built-in function's optimum (None for a user objective),
+    best_error: fun - f(optimum) (None when unknown), trace: (evaluations, seconds, best
+    fitness) rows, profile: the --profile buckets (None without profile=True), phases: seconds
+    per phase of the host loop, to_json(): the command line's result file.
     """
 
-    def __init__(self, native: Dict[str, Any], x: Optional[np.ndarray] = None):
+    def __init__(self, native: Dict[str, Any], x: Optional[np.ndarray] = None,
+                 stop_iteration: bool = False):
+        super().__init__()
         self._json_text: str = native["json"]
-        self._dict = _json.loads(self._json_text)
-        self.x: np.ndarray = native["x"] if x is None else x
-        self.fun: float = native["fun"]
-        self.nfev: int = native["nfev"]
-        d = native["distance_to_optimum"]
-        self.distance_to_optimum: Optional[float] = None if math.isnan(d) else d
+        d = _json.loads(self._json_text)
+        self.x = native["x"] if x is None else x
+        self.fun = native["fun"]
+        self.nfev = native["nfev"]
+        self.nit = native["nit"]
+        distance = native["distance_to_optimum"]
+        self.distance_to_optimum = None if math.isnan(distance) else distance
         e = native["best_error"]
-        self.best_error: Optional[float] = None if math.isnan(e) else e
-        self.trace: np.ndarray = np.array(native["trace"], dtype=np.float64).reshape(-1, 3)
-        self.profile: Optional[dict] = self._dict.get("profile")
-        self.phases: Dict[str, float] = {k: v["seconds"] for k, v in self._dict["phases"].items()}
-        self.evaluations: Dict[str, int] = self._dict["evaluations"]
-        self.invalid_evaluations: int = native["invalid_evaluations"]
-        self.backend: str = native["backend"]
-        self.device: Optional[str] = native["device"] or None
-        self.threads: int = native["threads"]
-        self.wall_seconds: float = native["wall_seconds"]
-        self.checkpoint: Optional[str] = native["checkpoint"] or None
-        self.success: bool = not native["stopped"]
-        budget = self._dict["config"]["evals"]
-        self.message: str = (f"the evaluation budget of {budget} was used" if self.success else
-                             f"stopped by the callback after {self.nfev} evaluations")
+        self.best_error = None if math.isnan(e) else e
+        self.trace = np.array(native["trace"], dtype=np.float64).reshape(-1, 3)
+        self.profile = d.get("profile")
+        self.phases = {k: v["seconds"] for k, v in d["phases"].items()}
+        self.evaluations = d["evaluations"]
+        self.invalid_evaluations = native["invalid_evaluations"]
+        self.backend = native["backend"]
+        self.device = native["device"] or None
+        self.threads = native["threads"]
+        self.wall_seconds = native["wall_seconds"]
+        self.checkpoint = native["checkpoint"] or None
+        self.status, self.message = _status(native, d["config"], stop_iteration)
+        self.success = self.status != STATUS_CALLBACK
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            self[name] = value
+
+    def __dir__(self):
+        return list(self.keys()) + ["to_json", "to_dict"]
 
     def to_json(self) -> str:
         """The result file ``chainsaw run --output`` writes for this run (the same text; for a
@@ -204,9 +251,25 @@ class Result:
         return _json.loads(self._json_text)
 
     def __repr__(self) -> str:
-        return (f"chainsaw.Result(fun={self.fun!r}, nfev={self.nfev}, success={self.success}, "
+        return (f"chainsaw.Result(fun={self.fun!r}, nfev={self.nfev}, status={self.status}, "
                 f"distance_to_optimum={self.distance_to_optimum!r}, backend={self.backend!r}, "
                 f"x=<{self.x.shape[0]} values>)")
+
+
+def _status(native, config, stop_iteration: bool):
+    """(status, message) of a run: what ended it, in words."""
+    n = native["nfev"]
+    if native["stopped"]:
+        how = "raised StopIteration" if stop_iteration else "returned True"
+        return STATUS_CALLBACK, f"stopped after {n} evaluations: the callback {how}"
+    reason = native["stop_reason"]
+    if reason == "time_limit":
+        return (STATUS_TIME_LIMIT, f"the time limit of {config['time_limit_seconds']:g} s was "
+                f"reached after {n} evaluations")
+    if reason == "target_error":
+        return (STATUS_TARGET_ERROR, f"the target error of {config['target_error']:g} was "
+                f"reached after {n} evaluations")
+    return STATUS_BUDGET, f"the evaluation budget of {config['evals']} was used"
 
 
 def _bounds(bounds, dim: Optional[int]):
@@ -214,6 +277,11 @@ def _bounds(bounds, dim: Optional[int]):
     bounds; also scipy's sequence of (low, high) pairs."""
     if bounds is None:
         raise ValueError("bounds: a user objective needs bounds=(lower, upper)")
+    if hasattr(bounds, "lb") and hasattr(bounds, "ub"):  # scipy.optimize.Bounds
+        # It stores a scalar bound as an array of one value: a number again.
+        bounds = tuple(b.reshape(()) if b.size == 1 else b
+                       for b in (np.asarray(bounds.lb, dtype=np.float64),
+                                 np.asarray(bounds.ub, dtype=np.float64)))
     try:
         b = np.asarray(bounds, dtype=np.float64)
     except (TypeError, ValueError):
@@ -270,7 +338,7 @@ def _array_module(array_module: Optional[str], backend: Optional[str]) -> str:
 
 
 def _objective_run(fun, bounds, batch, array_module, name, callback, progress, cuda_graph,
-                   options, resume_from: str, caller: str) -> Result:
+                   options, resume_from: str, caller: str, initial=None) -> Result:
     if not callable(fun):
         raise TypeError("fun must be a built-in function's name (chainsaw.functions()) or a "
                         "callable")
@@ -283,7 +351,10 @@ def _objective_run(fun, bounds, batch, array_module, name, callback, progress, c
         raise TypeError(f"dim = {dim!r}: an integer")
     if dim is not None and dim < 1:
         raise ValueError(f"dim = {dim}: at least 1")
+    if dim is None and initial is not None:
+        dim = initial.shape[1]
     lower, upper, dim, per_variable = _bounds(bounds, None if dim is None else int(dim))
+    engine_rows = _engine_rows(initial, lower, upper, dim, per_variable)
     module = _array_module(array_module, options.get("backend"))
     if module != "numpy" and options.get("backend") is None:
         options["backend"] = "cuda"
@@ -305,21 +376,22 @@ def _objective_run(fun, bounds, batch, array_module, name, callback, progress, c
     else:
         from ._device import device_call
         device = device_call(user_fun, module, batch)
-    hook = _hook(callback, progress, options.get("quiet"))
+    to_x = None if per_variable is None else (
+        lambda u: per_variable[0] + u * (per_variable[1] - per_variable[0]))
+    hook = _hook(callback, progress, options.get("quiet"), to_x)
     args = _arguments(_RUN_SPECS, options, caller)
     try:
         native = _native(_core.run_objective, args, name, lower, upper, dim, host, bool(batch),
-                         device, bool(cuda_graph), "", resume_from, hook, _in_main_thread())
+                         device, bool(cuda_graph), "", resume_from, hook, _in_main_thread(),
+                         engine_rows)
     finally:
         if hook is not None:
             hook.close()
     if native["invalid_evaluations"]:
         raise ValueError(f"fun returned NaN or -inf for {native['invalid_evaluations']} rows: "
                          "they are not fitness values")
-    x = native["x"]
-    if per_variable is not None:
-        x = per_variable[0] + x * (per_variable[1] - per_variable[0])
-    return Result(native, x)
+    x = native["x"] if to_x is None else to_x(native["x"])
+    return Result(native, x, hook is not None and hook.stop_iteration)
 
 
 def _scaled(fun, bounds, module, batch):
@@ -348,9 +420,10 @@ def _crossover_batch(batch, options) -> bool:
     return True
 
 
-def minimize(fun, bounds=None, *, batch: bool = True, array_module: Optional[str] = None,
+def minimize(fun, bounds=None, *, x0=None, population=None, runs: Optional[int] = None,
+             batch: bool = True, array_module: Optional[str] = None,
              name: Optional[str] = None, callback: Optional[Callable[[State], Any]] = None,
-             progress: bool = False, cuda_graph: bool = False, **options) -> Result:
+             progress: bool = False, cuda_graph: bool = False, **options):
     """Minimises a built-in function (its name, ``chainsaw.functions()``) or a user objective.
 
     Built-in: ``minimize("rastrigin", dim=10**6, evals=500_000, backend="auto", seed=1, ...)``:
@@ -374,13 +447,33 @@ def minimize(fun, bounds=None, *, batch: bool = True, array_module: Optional[str
     command line's --batch (children per crossover batch; a batch callback then gets up to
     that many rows).
 
-    callback(state) is called after the initial population and after every round; a true
-    return value stops the run (Result.success False). progress=True shows a tqdm bar (a plain
+    x0 (shape (dim,)) and population (an int: the population's size, as --population; an
+    array of shape (points, dim): its first members) start the population from given points,
+    inside the bounds, x0 first; the other members are random (the command line's --init).
+
+    runs=K (K > 1) runs seeds seed .. seed+K-1, one after the other, on one problem instance
+    (the first run's problem seed; vary_instance=True gives each run its own) and returns a
+    Runs: every run's Result (runs.results) and the summary of ``chainsaw run --runs K``
+    (runs.summary: mean, sd, median of each measure). Each run is ``chainsaw run --seed s+k
+    --problem-seed s`` bit for bit.
+
+    callback(state) is called after the initial population and after every round with the
+    intermediate result (state.x, state.fun, state.nfev, ...); a true return value, or raising
+    StopIteration (SciPy's convention), stops the run there (Result.status 3, success False). progress=True shows a tqdm bar (a plain
     line without tqdm). Ctrl-C stops the run at its next safe point, writes the checkpoint when
     one was asked for and raises KeyboardInterrupt; a second Ctrl-C raises it at once.
     Bad options raise ChainsawError (a ValueError) or TypeError with one line; an exception in
     fun propagates unchanged. Nothing is written (output=) unless the run completes.
     """
+    if isinstance(population, (int, np.integer)) and not isinstance(population, bool):
+        options["population"], population = int(population), None
+    if runs is not None and runs != 1:
+        from ._runs import many_runs
+        return many_runs(minimize, fun, bounds, runs, dict(
+            x0=x0, population=population, batch=batch, array_module=array_module, name=name,
+            callback=callback, progress=progress, cuda_graph=cuda_graph), options)
+    options.pop("vary_instance", None)  # one run: there is nothing to vary
+    initial = _initial_rows(x0, population, options.get("dim"))
     if isinstance(fun, (str, bytes)):
         if bounds is not None:
             raise ValueError("bounds: a built-in function has its own domain (chainsaw.functions())")
@@ -389,19 +482,22 @@ def minimize(fun, bounds=None, *, batch: bool = True, array_module: Optional[str
         if batch is False:
             raise TypeError("batch = False: a built-in function is evaluated by chainsaw itself")
         _crossover_batch(batch, options)
+        if initial is not None and options.get("dim") is None:
+            options["dim"] = initial.shape[1]
         hook = _hook(callback, progress, options.get("quiet"))
         args = _arguments(_RUN_SPECS, dict(function=fun, **options), "minimize")
+        rows = [] if initial is None else initial.ravel().tolist()
         try:
-            native = _native(_core.run_builtin, args, hook, _in_main_thread())
+            native = _native(_core.run_builtin, args, hook, _in_main_thread(), rows)
         finally:
             if hook is not None:
                 hook.close()
         if "dry_run" in native:
             return native["dry_run"]
-        return Result(native)
+        return Result(native, None, hook is not None and hook.stop_iteration)
     batch = _crossover_batch(batch, options)
     return _objective_run(fun, bounds, batch, array_module, name, callback, progress, cuda_graph,
-                          options, "", "minimize")
+                          options, "", "minimize", initial)
 
 
 def resume(path, fun=None, *, bounds=None, batch: bool = True,
@@ -422,7 +518,7 @@ def resume(path, fun=None, *, bounds=None, batch: bool = True,
         finally:
             if hook is not None:
                 hook.close()
-        return Result(native)
+        return Result(native, None, hook is not None and hook.stop_iteration)
     for key in options:
         if key not in _USER_RESUME and key != "dim":
             raise TypeError(f"resume() got an unexpected keyword argument '{key}'")
@@ -465,3 +561,7 @@ def evaluate(function: str, x, problem_seed: int = 1, instance=None) -> np.ndarr
     generated from problem_seed."""
     where = "" if instance is None else os.fspath(instance)
     return _native(_core.evaluate, function, x, int(problem_seed), where)
+
+
+from ._runs import Runs  # noqa: E402  (they use the names above)
+from ._ask_tell import Optimizer  # noqa: E402

@@ -33,7 +33,9 @@
 #include "io/cli/cli.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
+#include "io/run/many_runs.hpp"
 #include "io/version.hpp"
+#include "python/src/result_dict.hpp"
 
 namespace py = pybind11;
 
@@ -89,10 +91,14 @@ struct Session {
 };
 
 void add_hooks(Options& o, Session& s) {
+  o.progress_best_genes = !s.progress.is_none();  // the callback's x
   o.progress = [&s](const Progress& p) {
     if (s.progress.is_none()) return;
     py::gil_scoped_acquire gil;
-    if (py::object stop = s.progress(p.evaluations, p.budget, p.best_fitness, p.elapsed_seconds);
+    py::array_t<double> x = new_vector(static_cast<py::ssize_t>(p.best_genes.size()));
+    std::copy(p.best_genes.begin(), p.best_genes.end(), x.mutable_data());
+    if (py::object stop =
+            s.progress(p.evaluations, p.budget, p.best_fitness, p.elapsed_seconds, x);
         stop.ptr() != nullptr && PyObject_IsTrue(stop.ptr()) == 1)
       s.stop_by_callback = true;
   };
@@ -105,40 +111,6 @@ void add_hooks(Options& o, Session& s) {
     }
     return false;
   };
-}
-
-// A new float64 vector. Its strides are given, not derived from the dtype's item size: the
-// pybind11 of Debian 12 (2.10) reads that size at NumPy 1's offset, which NumPy 2 moved (a
-// zero stride then makes every element alias the first).
-py::array_t<double> new_vector(py::ssize_t n) {
-  return py::array_t<double>(std::vector<py::ssize_t>{n},
-                             std::vector<py::ssize_t>{static_cast<py::ssize_t>(sizeof(double))});
-}
-
-// ---- The result as a dict for the Python Result class.
-py::dict result_dict(const Result& r, const std::string& checkpoint) {
-  py::dict d;
-  py::array_t<double> x = new_vector(static_cast<py::ssize_t>(r.best_genes.size()));
-  double* xp = x.mutable_data();
-  for (std::size_t i = 0; i < r.best_genes.size(); ++i) xp[i] = static_cast<double>(r.best_genes[i]);
-  d["x"] = x;
-  d["fun"] = r.best_fitness;
-  d["best_error"] = r.best_error;
-  d["nfev"] = r.evaluations.evaluations;
-  d["distance_to_optimum"] = r.distance_to_optimum;
-  d["invalid_evaluations"] = r.invalid_evaluations;
-  d["stopped"] = r.stopped;
-  d["backend"] = std::string(backend_name(r.backend));
-  d["device"] = r.device;
-  d["threads"] = r.threads;
-  d["wall_seconds"] = r.wall_seconds;
-  d["setup_seconds"] = r.setup_seconds;
-  d["checkpoint"] = checkpoint;
-  d["json"] = r.json;
-  py::list trace;
-  for (const TracePoint& p : r.trace) trace.append(py::make_tuple(p.evaluations, p.seconds, p.best_fitness));
-  d["trace"] = trace;
-  return d;
 }
 
 // Runs `run` (which calls optimize) with the GIL released and the hooks in place; raises the
@@ -191,6 +163,11 @@ Options options_from(const RunRequest& request) {
   o.checkpoint_every = request.checkpoint_every;
   o.profile = request.profile;
   return o;
+}
+
+// x0= and population= (float64 rows, the engine's coordinates): the run's --init points.
+void set_initial_population(Config& config, const std::vector<double>& initial) {
+  if (!initial.empty()) config.initial_population = std::make_shared<const std::vector<double>>(initial);
 }
 
 // ---- User objectives.
@@ -511,8 +488,10 @@ HostBatchFn reference_callback(const std::string& kind) {
 py::dict run_objective(const std::vector<std::string>& args, const std::string& name,
                        double lower, double upper, Dim dim, py::object host, bool batch,
                        py::object device, bool device_graph, const std::string& reference,
-                       const std::string& resume_from, py::object progress, bool handle_sigint) {
+                       const std::string& resume_from, py::object progress, bool handle_sigint,
+                       const std::vector<double>& initial) {
   RunRequest request = parse_run_request(args);
+  set_initial_population(request.config, initial);
   if (request.config.distribute != Distribute::kNone)
     throw UserError("--distribute: a distributed run starts under mpirun with the chainsaw "
                     "command line");
@@ -550,8 +529,9 @@ py::dict run_objective(const std::vector<std::string>& args, const std::string& 
 }
 
 py::dict run_builtin(const std::vector<std::string>& args, py::object progress,
-                     bool handle_sigint) {
+                     bool handle_sigint, const std::vector<double>& initial) {
   RunRequest request = parse_run_request(args);
+  set_initial_population(request.config, initial);
   const RunEnvironment env = check_run_request(request);
   if (request.dry_run) {
     py::dict d;
@@ -692,4 +672,11 @@ PYBIND11_MODULE(_core, m) {
   m.def("run_builtin", &run_builtin);
   m.def("resume_builtin", &resume_builtin);
   m.def("run_objective", &run_objective);
+  // runs=K: the summary `chainsaw run --runs K` writes, of the K result files' texts.
+  m.def("summarize_runs", [](const std::vector<std::string>& results) {
+    std::vector<nlohmann::ordered_json> runs;
+    for (const std::string& r : results) runs.push_back(nlohmann::ordered_json::parse(r));
+    return summarize_runs(runs).dump();
+  });
+  bind_ask_tell(m);
 }

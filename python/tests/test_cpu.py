@@ -88,7 +88,7 @@ def reference_run(name, lower, upper, dim, **options):
     """The same run with a C++ batch callback (python/src/module.cpp: reference_callback)."""
     args = chainsaw._arguments(chainsaw._RUN_SPECS, options, "test")
     return chainsaw.Result(_core.run_objective(args, name, lower, upper, dim, None, True, None,
-                                               False, name, "", None, False))
+                                               False, name, "", None, False, []))
 
 
 def test_numpy_objective_equals_the_cpp_batch_callback():

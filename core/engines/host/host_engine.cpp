@@ -30,17 +30,24 @@ double fused_fitness(const Problem& problem, const typename Fn::Partial* partial
 }
 }  // namespace
 
-// A user objective takes rows with a pitch: slots that follow each other in memory go to it
-// in one call (the whole initial population; children where their padding slots are adjacent).
+// A user objective gets all the slots in one call, so that it can evaluate them in parallel (a
+// simulator, an ask/tell loop): in place when they follow each other in memory (the initial
+// population), else copied into one block first (children, whose padding slots are in the
+// order the population's ranks left them). The values are those of row-by-row calls.
 void HostEngine::evaluate_external_slots(const int* slots, int count, double* fitness) {
-  for (int first = 0; first < count;) {
-    int rows = 1;
-    while (first + rows < count && slots[first + rows] == slots[first] + rows) ++rows;
-    invalid_ += evaluate_external_host(problem_, genes_of(slots[first]), dim_, rows,
-                                       fitness + first);
-    for (int r = 0; r < rows; ++r) fitness_[slots[first + r]] = fitness[first + r];
-    first += rows;
+  if (count <= 0) return;
+  bool adjacent = true;
+  for (int i = 1; i < count; ++i) adjacent = adjacent && slots[i] == slots[0] + i;
+  if (adjacent) {
+    invalid_ += evaluate_external_host(problem_, genes_of(slots[0]), dim_, count, fitness);
+  } else {
+    const auto row = static_cast<std::size_t>(dim_);
+    std::vector<real_t> block(static_cast<std::size_t>(count) * row);
+    for (int i = 0; i < count; ++i)
+      std::copy_n(genes_of(slots[i]), dim_, block.begin() + static_cast<std::ptrdiff_t>(i * row));
+    invalid_ += evaluate_external_host(problem_, block.data(), dim_, count, fitness);
   }
+  for (int i = 0; i < count; ++i) fitness_[slots[i]] = fitness[i];
 }
 
 // A sharded rank sees only its slice, so every term of f must be a function of one gene and
