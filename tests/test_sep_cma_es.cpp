@@ -397,6 +397,7 @@ TEST_F(SepCmaEsCli, FlagsReachTheResultAndBadValuesGiveOneErrorLine) {
       "--algorithm sep-cma-es --backend cuda: it runs on the CPU backend only");
 }
 
+// --runs: run k is the separate run of seed 11 + k on the first run's instance.
 TEST_F(SepCmaEsCli, RunsAndResumeEqualSeparateRunsBitForBit) {
   const std::string args = "--algorithm sep-cma-es --cma-ipop --evals 6000 --seed 11";
   const nlohmann::json all = run_json(args + " --runs 2 --threads 2");
@@ -404,7 +405,7 @@ TEST_F(SepCmaEsCli, RunsAndResumeEqualSeparateRunsBitForBit) {
   for (int k = 0; k < 2; ++k)
     test::expect_same_run_result(
         all["results"][k], run_json("--algorithm sep-cma-es --cma-ipop --evals 6000 --threads 1 "
-                                    "--seed " + std::to_string(11 + k)));
+                                    "--seed " + std::to_string(11 + k) + " --problem-seed 11"));
   const std::string file = out_path("cma.h5");
   run_json(args + " --checkpoint " + file);
   const test::Outcome inspect = chainsaw("inspect " + file);

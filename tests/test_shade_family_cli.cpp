@@ -43,6 +43,7 @@ TEST_F(ShadeFamilyCli, ResultNamesTheAlgorithmAndItsParameters) {
   EXPECT_GT(ils["evaluations"]["ls"].get<int>(), 0);
 }
 
+// --runs: run k is the separate run of seed 11 + k on the first run's instance.
 TEST_F(ShadeFamilyCli, RunsEqualSeparateRunsBitForBit) {
   for (const std::string algorithm : {"shade", "mts-ls1", "shade-ils"}) {
     const std::string args = "--algorithm " + algorithm + " --evals 4000";
@@ -50,7 +51,8 @@ TEST_F(ShadeFamilyCli, RunsEqualSeparateRunsBitForBit) {
     ASSERT_EQ(all["results"].size(), 2u);
     for (int k = 0; k < 2; ++k)
       expect_same_run_result(all["results"][k],
-                             run_json(args + " --threads 1 --seed " + std::to_string(11 + k)));
+                             run_json(args + " --threads 1 --seed " + std::to_string(11 + k) +
+                                      " --problem-seed 11"));
   }
 }
 

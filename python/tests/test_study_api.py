@@ -19,12 +19,15 @@ def shifted_sphere(X):
     return ((X - 0.5) ** 2).sum(axis=1)
 
 
+# The options of each algorithm in SMALL (another algorithm's option is refused).
+SMALL_OPTIONS = {"ma-sw-chains": ["population", "batch", "ls_intensity"], "de": ["de_np"],
+                 "jde": ["de_np"], "pso": ["pso_particles"],
+                 "ss": ["ss_population", "ss_ls_iterations"]}
+
+
 def small(algorithm):
     """The small sizes of one algorithm (--population is the chosen algorithm's size)."""
-    o = dict(SMALL)
-    if algorithm != "ma-sw-chains":
-        o.pop("population")
-    return o
+    return {k: SMALL[k] for k in SMALL_OPTIONS[algorithm]}
 
 
 # ---- runs=K

@@ -73,7 +73,7 @@ def bad_values():
 
 def foreign_flags():
     """A flag given with an --algorithm it does not apply to."""
-    ma = [("--population", "10"), ("--batch", "4"), ("--blx-alpha", "0.3"),
+    ma = [("--batch", "4"), ("--blx-alpha", "0.3"),
           ("--nam-candidates", "2"), ("--mutation-probability", "0.2"), ("--ls-intensity", "100"),
           ("--ls-ratio", "0.4"), ("--ls-threshold", "0.1"), ("--rho-init", "fixed"),
           ("--restart", None)]
@@ -97,6 +97,13 @@ def foreign_flags():
     out.extend((a, flag) for a in ("ma-sw-chains", "ss") for flag in pso)
     out.extend((a, flag) for a in ("ma-sw-chains", "de") for flag in ss)
     out.append(("ss", ("--milestones", "1000")))
+    out.extend((a, ("--milestones", "1000")) for a in ("mts-ls1", "shade-ils"))
+    out.extend((a, ("--population", "10")) for a in ("lshade", "mts-ls1"))
+    cma = [("--cma-lambda", "8"), ("--cma-sigma0", "0.2"), ("--cma-ipop", None)]
+    out.extend((a, flag) for a in ("ma-sw-chains", "de", "shade") for flag in cma)
+    shade = [("--shade-np", "20"), ("--lshade-p", "0.2"), ("--mts-sr", "0.1"),
+             ("--shade-ils-threshold", "0.1")]
+    out.extend((a, flag) for a in ("ma-sw-chains", "sep-cma-es") for flag in shade)
     return out
 
 
