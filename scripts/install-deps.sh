@@ -17,7 +17,7 @@ packages=(
   python3-scipy python3-pandas     # the study report's tests and tables (python/chainsaw/study.py)
   python3-dev pybind11-dev python3-numpy python3-pytest  # the Python module (python/), its tests
   python3-setuptools python3-wheel python3-pip python3-venv  # the README's venv + pip install
-  python3-scipy python3-cmaes      # bench/experiments/sep_cma_compare.py (Mann-Whitney, SepCMA)
+  python3-cmaes                    # bench/experiments/sep_cma_compare.py (SepCMA to compare with)
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
