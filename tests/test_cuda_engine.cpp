@@ -15,7 +15,7 @@
 
 #include "core/engines/cuda/cuda_engine.hpp"
 #include "core/error.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "gpu_test_support.hpp"
 #include "core/algorithms/ma_sw_chains.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"

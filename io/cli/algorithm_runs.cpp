@@ -22,7 +22,7 @@
 #include "core/algorithms/ma_sw_chains.hpp"
 #include "core/algorithms/population_algorithm.hpp"
 #include "core/convergence_trace.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
 #include "fitness/problem.hpp"

@@ -29,7 +29,7 @@
 #include "core/engines/cuda/cuda_engine.hpp"
 #endif
 #include "core/algorithms/population_algorithm.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
 #include "core/engines/host/host_engine.hpp"

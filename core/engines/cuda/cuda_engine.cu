@@ -11,18 +11,20 @@
 #include <type_traits>
 #include <utility>
 
-#include "core/engines/cuda/builtin_passes.hpp"
-#include "core/engines/cuda/device_buffer.hpp"
 #include "core/distributed/device_collective.hpp"
+#include "core/engines/cuda/builtin_passes.hpp"
 #include "core/engines/cuda/device_passes.cuh"
 #include "core/error.hpp"
+#include "core/gpu/copy_bandwidth.hpp"
+#include "core/gpu/device_buffer.hpp"
+#include "core/gpu/persisting_l2_window.hpp"
+#include "core/gpu/phase_timeline.hpp"
 #include "core/population.hpp"
 #include "core/rng.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/cec2010/device_cec2010.cuh"
 #include "fitness/device_reduce.cuh"
 #include "fitness/janssen/janssen_instance.hpp"
-#include "core/engines/cuda/copy_bandwidth.hpp"
 #include "localsearch/device_solis_wets.cuh"
 #include "ssga/device_ops.cuh"
 
@@ -247,62 +249,6 @@ bool sw_dif_beside_genes_in_l2(const Problem& problem) {
   return rows_fit_quarter_of_l2(problem, 3);
 }
 
-// A persisting L2 window over a device range: launches given window() keep the range's lines in
-// L2 against the other accesses' (CUDA's access policy window). The evaluation pass reads o in
-// one, for the genes it streams would evict o between launches (measured on the H100: 4 of
-// 84 MB read from DRAM per 1e6-D batch). The device's set-aside for persisting
-// lines is raised to the range, up to its maximum (the window then persists that share of it),
-// and given back, with the lines, when the window goes. Devices without one get no window.
-class PersistingL2Window {
- public:
-  PersistingL2Window() = default;
-  PersistingL2Window(const void* base, std::size_t bytes) {
-    int device = 0, max_set_aside = 0, max_window = 0;
-    CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
-    CHAINSAW_CUDA_TRY(
-        cudaDeviceGetAttribute(&max_set_aside, cudaDevAttrMaxPersistingL2CacheSize, device));
-    CHAINSAW_CUDA_TRY(
-        cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, device));
-    const std::size_t span = std::min(bytes, static_cast<std::size_t>(max_window));
-    const std::size_t wanted = std::min(span, static_cast<std::size_t>(max_set_aside));
-    if (wanted == 0) return;
-    CHAINSAW_CUDA_TRY(cudaDeviceGetLimit(&previous_set_aside_, cudaLimitPersistingL2CacheSize));
-    const std::size_t set_aside = std::max(previous_set_aside_, wanted);
-    if (set_aside != previous_set_aside_ &&
-        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, set_aside) != cudaSuccess) {
-      (void)cudaGetLastError();  // not allowed here (MIG, MPS): run without the window
-      return;
-    }
-    raised_ = set_aside != previous_set_aside_;
-    window_.base_ptr = const_cast<void*>(base);
-    window_.num_bytes = span;
-    window_.hitRatio = static_cast<float>(static_cast<double>(wanted) / static_cast<double>(span));
-    window_.hitProp = cudaAccessPropertyPersisting;
-    window_.missProp = cudaAccessPropertyStreaming;
-  }
-  PersistingL2Window(const PersistingL2Window&) = delete;
-  PersistingL2Window& operator=(const PersistingL2Window&) = delete;
-  PersistingL2Window(PersistingL2Window&& other) noexcept { *this = std::move(other); }
-  PersistingL2Window& operator=(PersistingL2Window&& other) noexcept {
-    std::swap(window_, other.window_);
-    std::swap(previous_set_aside_, other.previous_set_aside_);
-    std::swap(raised_, other.raised_);
-    return *this;
-  }
-  ~PersistingL2Window() {
-    if (window_.num_bytes == 0) return;
-    // Best effort, as in every destructor here: the lines and the set-aside go back.
-    (void)cudaCtxResetPersistingL2Cache();
-    if (raised_) (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, previous_set_aside_);
-  }
-  const cudaAccessPolicyWindow& window() const { return window_; }
-
- private:
-  cudaAccessPolicyWindow window_{};  // num_bytes 0: none
-  std::size_t previous_set_aside_ = 0;
-  bool raised_ = false;
-};
-
 // The children of a crossover batch go to a batch callback in one call, gathered into rows of
 // their own, where those rows take at most this much device memory; beyond it (10^8 variables
 // and more with the default batch) the callback gets each run of adjacent slots apart.
@@ -326,109 +272,6 @@ std::size_t external_device_bytes(const Problem& problem, int max_rows, int batc
          sizeof(unsigned long long) + gathered_batch_bytes(problem, batch_rows) +
          (problem.external->device_graph ? 2 * row + sizeof(double) : 0);
 }
-
-// --profile on the GPU. The engine's work comes in windows: what it enqueues between two host
-// syncs. A window is timed by the host clock, from its first mark to the return of the sync that
-// waits for it: the GPU idles at both ends (the host was waiting before, and decides after), so
-// that is the window's device time plus its launch and wait latency. Most windows hold a single
-// bucket (a crossover batch, a distance pass, a sort) and cost no CUDA event at all: at 1e5-D
-// two events per window cost the run 3.5%. A window whose bucket changes (a CEC 2010 or user
-// objective's separate evaluations, a copy then an evaluation) records an event at each change
-// and one at its end; the buckets after the first take their event intervals, the first the
-// rest of the window. Off, mark() returns at its first line; no sync is ever added.
-class PhaseTimeline {
- public:
-  static constexpr int kPool = 2048;
-  using Clock = std::chrono::steady_clock;
-
-  void enable(cudaStream_t stream, KernelProfile* profile) {
-    stream_ = stream;
-    profile_ = profile;
-    if (profile_ && events_.empty()) {
-      events_.reserve(kPool);
-      for (int i = 0; i < kPool; ++i) events_.emplace_back();
-      buckets_.resize(kPool);
-    }
-    open_ = false;
-    used_ = 0;
-  }
-  // Work of `bucket` is enqueued next.
-  void mark(Bucket bucket) {
-    if (!profile_) return;
-    if (!open_) {
-      open_ = true;
-      window_start_ = Clock::now();
-      first_ = current_ = bucket;
-      begin_range(bucket);
-      return;
-    }
-    if (bucket == current_) return;
-    if (used_ == kPool - 1) {  // keep one event for the window's end: close this window
-      host_sync();
-      return mark(bucket);
-    }
-    record(bucket);
-    current_ = bucket;
-    begin_range(bucket);
-  }
-  // The host is about to wait for the stream: the window's work is all enqueued.
-  void stop() {
-    if (!profile_ || !open_) return;
-    if (used_ > 0) record(kEnd);
-    end_range();
-  }
-  // The bucket work is being enqueued for (kCount: none, or not profiling).
-  Bucket current() const { return profile_ && open_ ? current_ : kEnd; }
-  // After the host's sync: the window is complete.
-  void collect() {
-    if (!profile_ || !open_) return;
-    const double window = std::chrono::duration<double>(Clock::now() - window_start_).count();
-    double later = 0.0;  // the buckets after the first
-    for (int i = 0; i + 1 < used_; ++i) {
-      const double seconds = elapsed_seconds(events_[i], events_[i + 1]);
-      profile_->add(buckets_[i], seconds);
-      later += seconds;
-    }
-    profile_->add(first_, std::max(0.0, window - later));
-    open_ = false;
-    used_ = 0;
-  }
-
- private:
-  static constexpr Bucket kEnd = Bucket::kCount;
-
-  void host_sync() {
-    stop();
-    CHAINSAW_CUDA_TRY(cudaStreamSynchronize(stream_));
-    collect();
-  }
-  void record(Bucket bucket) {
-    CHAINSAW_CUDA_TRY(cudaEventRecord(events_[used_].get(), stream_));
-    buckets_[used_] = bucket;
-    ++used_;
-  }
-  // The same phases as NVTX ranges on the host's timeline (start/end: they do not nest).
-  void begin_range(Bucket bucket) {
-    end_range();
-    range_ = nvtxRangeStartA(bucket_info(bucket).key);
-    range_open_ = true;
-  }
-  void end_range() {
-    if (range_open_) nvtxRangeEnd(range_);
-    range_open_ = false;
-  }
-
-  cudaStream_t stream_ = nullptr;
-  KernelProfile* profile_ = nullptr;
-  bool open_ = false;  // work was marked since the last collect()
-  Clock::time_point window_start_{};
-  Bucket first_ = kEnd, current_ = kEnd;
-  std::vector<CudaEvent> events_;  // events_[i] starts buckets_[i]; kEnd ends the window
-  std::vector<Bucket> buckets_;
-  int used_ = 0;
-  nvtxRangeId_t range_ = 0;
-  bool range_open_ = false;
-};
 
 template <class T>
 DeviceBuffer<T> device_copy(const std::vector<T>& host, cudaStream_t s) {

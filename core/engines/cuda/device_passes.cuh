@@ -16,7 +16,7 @@
 #include <string>
 #include <type_traits>
 
-#include "core/engines/cuda/cuda_check.hpp"
+#include "core/gpu/cuda_check.hpp"
 #include "core/distributed/device_collective.hpp"
 #include "core/engines/engine.hpp"
 #include "core/error.hpp"

@@ -1,4 +1,4 @@
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 
 #include <string>
 
