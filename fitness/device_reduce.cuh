@@ -32,11 +32,11 @@
 
 namespace chainsaw::device {
 
-// Programmatic dependent launch (Hopper; core/engines/cuda/device_passes.cuh launches with it): a launch may
-// be scheduled onto the SMs while the stream's previous kernel drains. It must wait for that
-// kernel to finish, and its writes to show, before it reads or writes anything; then it lets
-// the stream's next launch be scheduled in turn. Without the launch attribute, or before sm_90,
-// both are no-ops.
+// Programmatic dependent launch (Hopper; core/engines/cuda/reduce_launch.cuh launches with it,
+// as ReducePolicy asks): a launch may be scheduled onto the SMs while the stream's previous
+// kernel drains. It must wait for that kernel to finish, and its writes to show, before it reads
+// or writes anything; then it lets the stream's next launch be scheduled in turn. Without the
+// launch attribute, or before sm_90, both are no-ops.
 __device__ inline void await_previous_grid_and_release_next() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");

@@ -58,7 +58,8 @@ struct ReduceShape {
 // least registers, so a run of one slice keeps its launch shapes and speed), one slice of
 // several (a sharded rank: no more than a start gene and a deferred finish on top), or several
 // slices (one GPU running a sharded run's layout). The two sliced kinds take their launch
-// shapes from the one-slice kernel (core/engines/cuda/device_passes.cuh), so that they reduce alike.
+// shapes from the one-slice kernel (core/engines/cuda/reduce_launch.cuh), so that they reduce
+// alike.
 enum RowsLayout : int { kWholeRows = 0, kOneSlice = 1, kSeveralSlices = 2 };
 
 }  // namespace chainsaw::device

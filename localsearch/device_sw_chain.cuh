@@ -33,20 +33,6 @@ namespace chainsaw::device {
 template <class Term, int L>
 inline constexpr bool kChainTwoBlocksPerSm = L == kVec && !Term::Partial::kOrdered;
 
-// Whether a chain kernel launch of `shape` may run as paired blocks: blocks of 2 x kThreads,
-// each two of the shape's blocks, one per SM where the shape has two (the same 128 registers
-// per thread). Each block combines its two halves' partials as the grid's tree combines them
-// first, two by two, where the shape has more blocks than kThreads and at most twice as many
-// (block_reduce_ordered: two partials per thread): the same total, to the bit, from half the
-// partials. The grid barrier then waits for half the blocks, and each block reads half the
-// partials after it. Only the kernels bounded to two blocks per SM, whose bound of 128
-// registers a paired block keeps.
-template <class Term, int L>
-inline bool sw_chain_pairs_blocks(const ReduceShape& shape) {
-  return kChainTwoBlocksPerSm<Term, L> && shape.blocks_x > kThreads &&
-         shape.blocks_x <= 2 * kThreads && shape.blocks_x % 2 == 0;
-}
-
 // A whole Solis-Wets application in one launch (the chain kernel): each step is SwBothMovesOp's
 // pass; every block publishes its partial, a grid-wide barrier, then every block combines all
 // the partials in order and settles the step for itself (the same decision everywhere: no block
@@ -67,7 +53,7 @@ inline bool sw_chain_pairs_blocks(const ReduceShape& shape) {
 // block_partials (2 x grid pairs), so a block's next step never overwrites a partial that a
 // slower block still reads.
 // A grid of one block needs no barrier beyond the block's. A block of 2 x kThreads threads
-// holds two of the shape's blocks (sw_chain_pairs_blocks):
+// holds two of the shape's blocks (where the launch's policy pairs them: chain_pairs_blocks):
 // its genes, states and warps are theirs, in order, and it publishes the combination of their
 // two partials.
 //
