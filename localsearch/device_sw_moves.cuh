@@ -8,11 +8,11 @@
 
 #include <type_traits>
 
+#include "core/gpu/device_random.cuh"
 #include "core/types.hpp"
 #include "fitness/device_genes.cuh"
 #include "localsearch/device_sw_state.cuh"
 #include "localsearch/solis_wets.hpp"
-#include "ssga/device_ops.cuh"
 
 namespace chainsaw::device {
 

@@ -7,13 +7,14 @@
 #include <cuda_runtime.h>
 #include <curand_kernel.h>
 
+#include "core/gpu/device_random.cuh"
 #include "core/types.hpp"
+#include "fitness/device_fitness.cuh"
 #include "fitness/device_genes.cuh"
 #include "fitness/device_terms.cuh"
 #include "localsearch/device_sw_moves.cuh"
 #include "localsearch/device_sw_state.cuh"
 #include "localsearch/solis_wets.hpp"
-#include "ssga/device_ops.cuh"
 
 namespace chainsaw::device {
 
