@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/device_buffer.hpp"
 
 #define CUSPARSE_TRY(call)                                                          \
   do {                                                                              \

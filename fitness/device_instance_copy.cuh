@@ -11,7 +11,7 @@
 #include <mutex>
 #include <vector>
 
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/device_buffer.hpp"
 #include "fitness/external_objective.hpp"
 
 namespace chainsaw {

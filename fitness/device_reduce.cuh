@@ -22,346 +22,21 @@
 #include <cuda_runtime.h>
 #include <curand_kernel.h>
 
-#include <cstring>
 #include <type_traits>
 
 #include "core/types.hpp"
-#include "fitness/problem.hpp"
-#include "fitness/reduction.hpp"
+#include "fitness/device_genes.cuh"
+#include "fitness/device_ordered_reduce.cuh"
+#include "fitness/device_terms.cuh"
+#include "fitness/reduce_shape.hpp"
 
 namespace chainsaw::device {
 
-inline constexpr int kThreads = 256;
-inline constexpr int kWarps = kThreads / 32;
-// Each lane takes 32 consecutive bytes of a tile as two independent 16-byte loads.
-inline constexpr int kLaneBytes = 32;
-inline constexpr int kVec = kLaneBytes / static_cast<int>(sizeof(real_t));
-inline constexpr int kWarpTile = 32 * kVec;
-// An operation may take runs of half as many genes per lane (16 bytes: one load), tiles of
-// 32 x kShortLane genes: the Solis-Wets step where a tile per warp leaves SMs idle
-// (sw_lane_genes, core/engines/cuda/device_passes.cuh). Its lanes' chains are half as long.
-inline constexpr int kShortLane = kVec / 2;
-
-// Row pitch in genes: rows start 128-byte aligned, so 16-byte accesses are always aligned.
-inline Dim row_pitch(Dim dim) { return (dim + 31) / 32 * 32; }
-
-// Genes may be laid out in `slices` equal runs of slice_genes (the last one shorter), the
-// layout of a sharded run (docs/distributed.md, "On GPUs"): every slice has the same launch
-// shape, its own blocks, RNG states and partials, and the partials of all slices are combined
-// in slice order.
-// One slice is the plain layout. A launch covers the slices [first_slice, first_slice + slices
-// in the grid); gene j of the problem sits at j - gene_base in the engine's rows.
-struct ReduceShape {
-  Dim dim = 0;               // the problem's dimension
-  Dim slice_genes = 0;       // genes per slice (a multiple of kWarpTile when there are several)
-  int blocks_x = 1;          // blocks per slice and row
-  Dim tiles_per_warp = 1;
-  int first_slice = 0;       // the launch's first slice (a sharded rank's own)
-  Dim gene_base = 0;         // the engine's first gene
-  std::size_t rng_stride = 0;  // RNG states from one slice's to the next
-  bool deferred = false;     // the rows' results come from finish_rows_kernel, after an exchange
-
-  // Tiles of 32 x lane_genes genes.
-  static ReduceShape make(Dim slice_genes, int max_blocks_x, int lane_genes = kVec) {
-    ReduceShape s;
-    s.dim = s.slice_genes = slice_genes;
-    const Dim tile = 32 * static_cast<Dim>(lane_genes);
-    const Dim tiles = (slice_genes + tile - 1) / tile;
-    const Dim useful_blocks = (tiles + kWarps - 1) / kWarps;
-    s.blocks_x = static_cast<int>(useful_blocks < max_blocks_x ? useful_blocks : max_blocks_x);
-    if (s.blocks_x < 1) s.blocks_x = 1;
-    const Dim warps = static_cast<Dim>(s.blocks_x) * kWarps;
-    s.tiles_per_warp = (tiles + warps - 1) / warps;
-    return s;
-  }
-};
-
-// Loads/stores a lane's L genes as 16-byte accesses when the run is whole (always aligned:
-// rows have a 32-gene pitch and runs start at multiples of L).
-template <int L>
-inline constexpr int kAccesses = L * static_cast<int>(sizeof(real_t)) / 16;
-template <int L>
-__device__ inline void load_genes(const real_t* p, int n, real_t (&out)[L]) {
-  static_assert(L * sizeof(real_t) % 16 == 0, "a run is whole 16-byte words");
-  if (n == L) {
-    uint4 raw[kAccesses<L>];
-#pragma unroll
-    for (int q = 0; q < kAccesses<L>; ++q) raw[q] = reinterpret_cast<const uint4*>(p)[q];
-    memcpy(out, raw, sizeof(raw));
-  } else {
-    #pragma unroll
-    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
-      if (k < n) out[k] = p[k];
-  }
-}
-template <int L>
-__device__ inline void store_genes(real_t* p, int n, const real_t (&in)[L]) {
-  if (n == L) {
-    uint4 raw[kAccesses<L>];
-    memcpy(raw, in, sizeof(raw));
-#pragma unroll
-    for (int q = 0; q < kAccesses<L>; ++q) reinterpret_cast<uint4*>(p)[q] = raw[q];
-  } else {
-    #pragma unroll
-    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
-      if (k < n) p[k] = in[k];
-  }
-}
-
-// A built-in function's f from its reduced partial. Every fitness term has a value(p, dim), and
-// the kernel hands the term to the operation's finish(): the passes that make and evaluate
-// individuals (ssga/device_ops.cuh) are then the same for every function, a user's per-gene
-// objective included.
-template <class Fn>
-__device__ double function_value(const typename Fn::Partial& p, Dim dim) {
-  return Fn::finish(p, dim) + Fn::kBias;
-}
-
-// Terms: how a produced value (for gene j of the launch's row) enters the partial.
-template <class Fn>
-struct FitnessTerm {  // the value is a gene; the term is the function's, on z = x - o
-  using Partial = typename Fn::Partial;
-  static constexpr bool kSliceable = !std::is_same_v<Fn, GenesOnly>;  // not CEC 2010's genes
-  Shift shift;
-  __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
-  // The value is a gene, widened (every operation that pairs with a FitnessTerm produces one).
-  __device__ void accumulate(Partial& p, double value, Dim j, int) const {
-    if constexpr (!std::is_same_v<Fn, GenesOnly>)  // GenesOnly: the genes are only made
-      Fn::accumulate(p, shifted_gene(value, shift, j), j + 1);
-  }
-};
-// A built-in function's term with o read from a device copy of its values (the hash's floats)
-// instead of hashed per gene: the evaluation pass of an engine that holds whole individuals
-// (core/engines/cuda/cuda_engine.cu). A lane's o comes in 16-byte loads beside its genes' (the copy starts at
-// gene 0 and is aligned like a row); z is FitnessTerm's, to the bit. One layout only.
-template <class Fn>
-struct StoredShiftTerm {
-  using Partial = typename Fn::Partial;
-  static constexpr bool kSliceable = false;
-  const real_t* o = nullptr;
-  __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
-  template <int L>
-  __device__ void accumulate_tile(Partial& p, const double (&v)[L], Dim j0, int n) const {
-    real_t o_run[L];
-    load_genes(o + j0, n, o_run);
-    // A numeric index (Fn::Index double) is converted once per run, i0 + k exactly, not per gene.
-    const typename Fn::Index i0 = static_cast<typename Fn::Index>(j0 + 1);
-    #pragma unroll
-    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
-      if (k < n) Fn::accumulate(p, v[k] - static_cast<double>(o_run[k]), i0 + k);
-  }
-};
-// A built-in function's term with o read from a row of doubles (the Solis-Wets chain kernel's,
-// staged in shared memory for a whole application), so that z is FitnessTerm's, to the bit,
-// without the hash and its integer chain per gene. The row is laid out lane-interleaved, tile by
-// tile of 32 runs of L genes: gene k of a lane's run sits 32 doubles after gene k - 1, so a
-// warp's 32 loads of one k are consecutive (a run's genes side by side put 16 lanes on one pair
-// of banks). o points at the row's start, gene `first`, a multiple of 32 L: `at` of a gene
-// relative to it is the same as in a row from gene 0. A pointer into the row itself, so that the
-// compiler addresses it as shared memory.
-template <class Fn>
-struct RowShiftTerm {
-  using Partial = typename Fn::Partial;
-  static constexpr bool kSliceable = false;
-  const double* o = nullptr;
-  Dim first = 0;
-  template <int L>
-  __host__ __device__ static Dim at(Dim j) {
-    constexpr Dim kTile = 32 * L;
-    return j / kTile * kTile + j % kTile / L + j % L * 32;
-  }
-  __device__ double value(const Partial& p, Dim dim) const { return function_value<Fn>(p, dim); }
-  template <int L>
-  __device__ void accumulate_tile(Partial& p, const double (&v)[L], Dim j0, int n) const {
-    const double* const run = o + at<L>(j0 - first);  // j0 starts a run: gene k at run[32 k]
-    const typename Fn::Index i0 = static_cast<typename Fn::Index>(j0 + 1);
-    #pragma unroll
-    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
-      if (k < n) Fn::accumulate(p, v[k] - run[32 * k], i0 + k);
-  }
-};
-// The forms of a fitness term that read o instead of hashing it, where it has them (a built-in
-// function's, which makes z): from a row of doubles (Row) or from the engine's device copy
-// (Stored). Else both are the term itself.
-template <class T>
-struct ShiftForms {
-  static constexpr bool kAvailable = false;
-  using Row = T;
-  using Stored = T;
-};
-template <class Fn>
-struct ShiftForms<FitnessTerm<Fn>> {
-  static constexpr bool kAvailable = !std::is_same_v<Fn, GenesOnly>;
-  using Row = RowShiftTerm<Fn>;
-  using Stored = StoredShiftTerm<Fn>;
-};
-struct SquareTerm {  // the value is a difference; the partial is the sum of squares
-  using Partial = SumPartial;
-  static constexpr bool kSliceable = true;
-  __device__ void accumulate(Partial& p, double value, Dim, int) const { p.sum += value * value; }
-};
-struct NoTerm {  // element-wise operations that only need the "last block" hook
-  using Partial = SumPartial;
-  static constexpr bool kSliceable = true;
-  __device__ void accumulate(Partial&, double, Dim, int) const {}
-};
-// Terms that may be laid out in slices say so (kSliceable): the built-in functions' and the
-// element-wise ones. The kernels of the others (CEC 2010 groups, users' objectives) are never
-// instantiated for slices.
-template <class Term, class = void>
-struct Sliceable : std::false_type {};
-template <class Term>
-struct Sliceable<Term, std::void_t<decltype(Term::kSliceable)>>
-    : std::bool_constant<Term::kSliceable> {};
-
-// A lane's n values v (genes j0..) into its partial, in gene order: by the term's
-// accumulate_tile when it has one (a lane's run at once), else value by value.
-template <class Term, class = void>
-struct TakesTiles : std::false_type {};
-template <class Term>
-struct TakesTiles<Term, std::void_t<decltype(&Term::template accumulate_tile<kVec>)>>
-    : std::true_type {};
-template <class Term, class Partial, int L>
-__device__ void accumulate_lane(const Term& term, Partial& p, const double (&v)[L], Dim j0,
-                                int n, int row) {
-  if constexpr (TakesTiles<Term>::value) {
-    term.accumulate_tile(p, v, j0, n);
-  } else {
-    #pragma unroll
-    for (int k = 0; k < L; ++k)  // unrolled: v[] stays in registers
-      if (k < n) term.accumulate(p, v[k], j0 + k, row);
-  }
-}
-
-// K rows reduced in one sweep, each keeping its own partial, combined in the same tree as
-// alone: the Solis-Wets step's forward and backward candidates (a pair: they share their loads
-// and normals), NAM's distances of a child's mother to its candidates (the mother read once).
-template <class P, int K>
-struct PartialSet {
-  static constexpr bool kOrdered = P::kOrdered;
-  P part[K]{};
-  __device__ static PartialSet combine(const PartialSet& a, const PartialSet& b) {
-    PartialSet r;
-    #pragma unroll
-    for (int k = 0; k < K; ++k) r.part[k] = P::combine(a.part[k], b.part[k]);
-    return r;
-  }
-};
-template <class Term, int K>
-struct TermSet {
-  using Partial = PartialSet<typename Term::Partial, K>;
-  static constexpr bool kSliceable = Sliceable<Term>::value;
-  Term term;
-};
-template <class P>
-using PairPartial = PartialSet<P, 2>;
-template <class Term>
-using PairTerm = TermSet<Term, 2>;
-// The genes of a lane's run of an operation's: kVec unless it declares kLaneGenes (kShortLane).
-template <class Op, class = void>
-struct LaneGenes : std::integral_constant<int, kVec> {};
-template <class Op>
-struct LaneGenes<Op, std::void_t<decltype(Op::kLaneGenes)>>
-    : std::integral_constant<int, Op::kLaneGenes> {};
-// The values an operation produces per lane: one candidate's (double[L]) unless it declares
-// Values (TermSet's operations: double[K][L]). Holding them as stored genes (real_t) instead
-// took registers off the one-pass Solis-Wets kernel but made the 10^6-D Rastrigin run slower
-// (bench/results/2026-11-24-h100-solis-wets).
-template <class Op, class = void>
-struct OpValues {
-  using type = double[LaneGenes<Op>::value];
-};
-template <class Op>
-struct OpValues<Op, std::void_t<typename Op::Values>> {
-  using type = typename Op::Values;
-};
-template <class Term, class Partial, int K, int L>
-__device__ void accumulate_lane(const TermSet<Term, K>& set, PartialSet<Partial, K>& p,
-                                const double (&v)[K][L], Dim j0, int n, int row) {
-  #pragma unroll
-  for (int k = 0; k < K; ++k) accumulate_lane(set.term, p.part[k], v[k], j0, n, row);
-}
-
-template <class Partial>
-__device__ Partial shuffle_down(const Partial& p, int offset) {
-  static_assert(sizeof(Partial) % sizeof(double) == 0, "partials are made of doubles");
-  constexpr int n = sizeof(Partial) / sizeof(double);
-  Partial r;
-  const double* src = reinterpret_cast<const double*>(&p);
-  double* dst = reinterpret_cast<double*>(&r);
-#pragma unroll
-  for (int i = 0; i < n; ++i) dst[i] = __shfl_down_sync(0xffffffffu, src[i], offset);
-  return r;
-}
-
-// Ordered warp reduction: after the step of width w, lane i (i % 2w == 0) holds lanes
-// [i, i + 2w) combined left to right. Lane 0 ends with the whole warp; with kLanes < 32, each
-// lane that is a multiple of kLanes with its kLanes lanes (the first steps of the same tree).
-template <int kLanes = 32, class Partial>
-__device__ Partial warp_reduce_ordered(Partial p) {
-  const int lane = threadIdx.x & 31;
-#pragma unroll
-  for (int w = 1; w < kLanes; w *= 2) {
-    const Partial other = shuffle_down(p, w);
-    if ((lane & (2 * w - 1)) == 0) p = Partial::combine(p, other);
-  }
-  return p;
-}
-
-// Combines items(0..count) in order with the whole block; the result is valid in thread 0.
-// kPaired: a block of kThreads or twice as many (the Solis-Wets chain kernel's paired blocks)
-// reduces in each kThreads apart, as blocks of their own would, each its own `items` and
-// `count`, the result valid in each one's first thread; warp_scratch then holds a slot per warp
-// of the block. Only there: the other kernels keep the registers, and so the launch shapes and
-// bits, that they have without it.
-template <bool kPaired = false, class Partial, class Items>
-__device__ Partial block_reduce_ordered(const Items& items, int count, Partial* warp_scratch) {
-  const int thread = kPaired ? static_cast<int>(threadIdx.x % kThreads) : threadIdx.x;
-  const int per_thread = (count + kThreads - 1) / kThreads;
-  const int begin = thread * per_thread;
-  Partial p{};
-  for (int i = begin; i < begin + per_thread && i < count; ++i)
-    p = i == begin ? items(i) : Partial::combine(p, items(i));
-  p = warp_reduce_ordered(p);
-  if ((threadIdx.x & 31) == 0) warp_scratch[threadIdx.x / 32] = p;
-  __syncthreads();
-  if (thread == 0) {
-    const Partial* const own = kPaired ? warp_scratch + threadIdx.x / 32 : warp_scratch;
-    p = own[0];
-    for (int w = 1; w < kWarps; ++w) p = Partial::combine(p, own[w]);
-  }
-  return p;
-}
-template <class Partial>
-struct ContiguousItems {
-  const Partial* items;
-  __device__ Partial operator()(int i) const { return items[i]; }
-};
-// Row `row`'s partials in an all-gather of every rank's rows x blocks_x partials: rank-major,
-// so item i is block i % blocks_x of rank i / blocks_x, the order of the slices.
-template <class Partial>
-struct GatheredItems {
-  const Partial* gathered;
-  int rows, row, blocks_x;
-  __device__ Partial operator()(int i) const {
-    const int rank = i / blocks_x;
-    return gathered[(static_cast<std::size_t>(rank) * rows + row) * blocks_x + (i - rank * blocks_x)];
-  }
-};
-
-
-// What a launch's blocks hold, compiled into the kernel: the plain layout (one slice, the
-// least registers, so a run of one slice keeps its launch shapes and speed), one slice of
-// several (a sharded rank: no more than a start gene and a deferred finish on top), or several
-// slices (one GPU running a sharded run's layout). The two sliced kinds take their launch
-// shapes from the one-slice kernel (core/engines/cuda/device_passes.cuh), so that they reduce alike.
-enum RowsLayout : int { kWholeRows = 0, kOneSlice = 1, kSeveralSlices = 2 };
-
-// Programmatic dependent launch (Hopper; core/engines/cuda/device_passes.cuh launches with it): a launch may
-// be scheduled onto the SMs while the stream's previous kernel drains. It must wait for that
-// kernel to finish, and its writes to show, before it reads or writes anything; then it lets
-// the stream's next launch be scheduled in turn. Without the launch attribute, or before sm_90,
-// both are no-ops.
+// Programmatic dependent launch (Hopper; core/engines/cuda/reduce_launch.cuh launches with it,
+// as ReducePolicy asks): a launch may be scheduled onto the SMs while the stream's previous
+// kernel drains. It must wait for that kernel to finish, and its writes to show, before it reads
+// or writes anything; then it lets the stream's next launch be scheduled in turn. Without the
+// launch attribute, or before sm_90, both are no-ops.
 __device__ inline void await_previous_grid_and_release_next() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -503,6 +178,41 @@ __device__ inline void copy_block_states(const curandState* from, curandState* t
   for (int i = threadIdx.x; i < kWords; i += kThreads) dst[i] = src[i];
 }
 
+// The advanced state to rng_out, where the operation asks for it.
+template <class Op>
+__device__ __forceinline__ void store_thread_rng(const Op& op, curandState* staged_rng,
+                                                 const curandState& rng, curandState* rng_out,
+                                                 std::size_t thread_id) {
+  constexpr bool kStaged = Op::kUsesRng && StagesRng<Op>::value;
+  if constexpr (kStaged) {
+    if (op.stores_rng()) {
+      __syncthreads();  // every thread is done with its runs and its state
+      staged_rng[threadIdx.x] = rng;
+      __syncthreads();
+      copy_block_states(staged_rng, rng_out + (thread_id - threadIdx.x));
+    }
+  } else if (Op::kUsesRng && op.stores_rng()) {
+    rng_out[thread_id] = rng;
+  }
+}
+
+// Element-wise operations: no partials, only the last block's hook, once the others are done.
+template <class Term, class Op>
+__device__ __forceinline__ void finish_element_wise(const Op& op, const Term& term,
+                                                    unsigned* tickets, int row,
+                                                    unsigned row_blocks) {
+  using Partial = typename Term::Partial;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    if (atomicAdd(&tickets[row], 1u) == row_blocks - 1) {
+      __threadfence();
+      tickets[row] = 0;  // ready for the next launch
+      op.finish(row, term, Partial{});
+    }
+  }
+}
+
 template <class Term, class Op, int kLayout = kWholeRows>
 __global__ void __launch_bounds__(kThreads)
     produce_reduce_kernel(Op op, Term term, ReduceShape shape, const curandState* rng_in,
@@ -562,30 +272,14 @@ __global__ void __launch_bounds__(kThreads)
 
   Partial warp_partial = reduce_warp_tiles(row_op, term, row, first_tile, end_tile, mem_first,
                                            mem_end, gene_base, rng);
-  if constexpr (kStaged) {
-    if (op.stores_rng()) {
-      __syncthreads();  // every thread is done with its runs and its state
-      staged_rng[threadIdx.x] = rng;
-      __syncthreads();
-      copy_block_states(staged_rng, rng_out + (thread_id - threadIdx.x));
-    }
-  } else if (Op::kUsesRng && op.stores_rng()) {
-    rng_out[thread_id] = rng;
-  }
-
-  if constexpr (std::is_same_v<Term, NoTerm>) {  // element-wise: no partials, only the last
-                                                 // block's hook, once the others are done
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      __threadfence();
-      if (atomicAdd(&tickets[row], 1u) == row_blocks - 1) {
-        __threadfence();
-        tickets[row] = 0;  // ready for the next launch
-        op.finish(row, term, Partial{});
-      }
-    }
+  store_thread_rng(op, staged_rng, rng, rng_out, thread_id);
+  if constexpr (std::is_same_v<Term, NoTerm>) {
+    finish_element_wise(op, term, tickets, row, row_blocks);
     return;
   }
+  // The block's partial, published; the last block of the row (a ticket) combines them all in
+  // order and hands the row's total to the operation. Deferred rows are finished after an
+  // exchange.
   __shared__ Partial warp_results[kWarps];
   __shared__ Partial scratch[kWarps];
   __shared__ bool is_last;

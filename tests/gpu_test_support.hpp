@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 
 #define REQUIRE_GPU()                                                             \
   do {                                                                            \

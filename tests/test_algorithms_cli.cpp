@@ -4,7 +4,7 @@
 
 #include "cli_support.hpp"
 #if defined(CHAINSAW_CUDA)
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #endif
 
 namespace chainsaw::test {

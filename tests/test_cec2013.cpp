@@ -29,7 +29,7 @@
 #include "io/instance_file.hpp"
 
 #if defined(CHAINSAW_CUDA)
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/device_buffer.hpp"
 #include "gpu_test_support.hpp"
 #endif
 

@@ -12,7 +12,7 @@
 
 #include "api_objectives.hpp"
 #include "core/engines/cuda/cuda_engine.hpp"
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/device_buffer.hpp"
 #include "gpu_test_support.hpp"
 #include "temp_dir_test.hpp"
 

@@ -15,7 +15,7 @@
 #include "temp_dir_test.hpp"
 #include "core/engines/cuda/cuda_engine.hpp"
 #include "core/engines/host/host_engine.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "gpu_test_support.hpp"
 #include "core/error.hpp"
 #include "io/instance_file.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/device_buffer.hpp"
 #include "core/rng.hpp"
 #include "fitness/problem.hpp"
 #include "gpu_test_support.hpp"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/engines/cuda/cuda_check.hpp"
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/cuda_check.hpp"
+#include "core/gpu/device_buffer.hpp"
 #include "fitness/functions.hpp"
 #include "gpu_test_support.hpp"
 #include "test_support.hpp"

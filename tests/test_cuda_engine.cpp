@@ -15,7 +15,7 @@
 
 #include "core/engines/cuda/cuda_engine.hpp"
 #include "core/error.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "gpu_test_support.hpp"
 #include "core/algorithms/ma_sw_chains.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"
@@ -272,8 +272,10 @@ TEST(CudaDistances, InterleavedRowsEqualRowAfterRowBitForBit) {
     SCOPED_TRACE("D=" + std::to_string(dim));
     const Problem problem = Problem::make("rastrigin", dim, 8);
     const Config config = small_config("rastrigin", dim);
-    CudaEngine interleaved(config, problem), row_after_row(config, problem);
-    row_after_row.set_interleaved_rows(false);
+    GpuPolicy row_by_row = selected_gpu_policy(config, problem);
+    row_by_row.reduce.interleave_rows = false;
+    CudaEngine interleaved(config, problem, selected_gpu_policy(config, problem)),
+        row_after_row(config, problem, row_by_row);
     for (int s = 0; s < config.population_size; ++s) {
       const auto x = random_genes(problem, 70 + s);
       interleaved.write_genes(s, x.data());
@@ -529,14 +531,19 @@ TEST(CudaSolisWets, ChainKernelEqualsALaunchPerStepBitForBit) {
                                              : ", o hashed"));
         const Problem problem = Problem::make(function, dim, 6);
         const Config config = small_config(function, dim);
-        CudaEngine chain(config, problem), steps(config, problem);
-        chain.set_solis_wets_chain_keeps_dif(keeps_dif);
-        chain.set_solis_wets_chain_stages_genes(stages);
-        chain.set_solis_wets_chain_stages_dif(variant.stages_dif);
-        chain.set_solis_wets_chain_shift(variant.stages_shift, variant.stored_shift);
-        chain.set_solis_wets_short_lanes(short_lanes);
-        steps.set_solis_wets_short_lanes(short_lanes);
-        steps.set_solis_wets_chain(false);
+        const int lane = short_lanes ? device::kShortLane : device::kVec;
+        GpuPolicy chain_policy = selected_gpu_policy(config, problem);
+        SolisWetsPolicy& sw = chain_policy.solis_wets;
+        sw.keeps_dif = keeps_dif;
+        sw.stages_genes = stages;
+        sw.stages_dif = variant.stages_dif;
+        sw.stages_shift = variant.stages_shift;
+        sw.reads_stored_shift = variant.stored_shift;
+        sw.lane_genes = lane;
+        GpuPolicy steps_policy = selected_gpu_policy(config, problem);
+        steps_policy.solis_wets.lane_genes = lane;
+        steps_policy.solis_wets.chain = false;
+        CudaEngine chain(config, problem, chain_policy), steps(config, problem, steps_policy);
         const auto x0 = random_genes(problem, 5);
         chain.write_genes(2, x0.data());
         steps.write_genes(2, x0.data());
@@ -598,17 +605,21 @@ TEST(CudaSolisWets, PairedChainBlocksEqualSingleBlocksBitForBit) {
                    (variant.stages_shift ? ", o staged" : ""));
       const Problem problem = Problem::make(function, dim, 6);
       const Config config = small_config(function, dim);
-      CudaEngine paired(config, problem), single(config, problem), steps(config, problem);
-      for (CudaEngine* e : {&paired, &single}) {
-        e->set_solis_wets_chain_keeps_dif(variant.keeps_dif);
-        e->set_solis_wets_chain_stages_genes(variant.stages);
-        e->set_solis_wets_chain_stages_dif(variant.stages_dif);
-        e->set_solis_wets_chain_shift(variant.stages_shift, true);
-        e->set_solis_wets_short_lanes(false);
-      }
-      single.set_solis_wets_chain_pairs_blocks(false);
-      steps.set_solis_wets_short_lanes(false);
-      steps.set_solis_wets_chain(false);
+      GpuPolicy paired_policy = selected_gpu_policy(config, problem);
+      SolisWetsPolicy& sw = paired_policy.solis_wets;
+      sw.keeps_dif = variant.keeps_dif;
+      sw.stages_genes = variant.stages;
+      sw.stages_dif = variant.stages_dif;
+      sw.stages_shift = variant.stages_shift;
+      sw.reads_stored_shift = true;
+      sw.lane_genes = device::kVec;
+      GpuPolicy single_policy = paired_policy;
+      single_policy.solis_wets.pairs_blocks = false;
+      GpuPolicy steps_policy = selected_gpu_policy(config, problem);
+      steps_policy.solis_wets.lane_genes = device::kVec;
+      steps_policy.solis_wets.chain = false;
+      CudaEngine paired(config, problem, paired_policy), single(config, problem, single_policy),
+          steps(config, problem, steps_policy);
       const auto x0 = random_genes(problem, 9);
       for (CudaEngine* e : {&paired, &single, &steps}) e->write_genes(1, x0.data());
       LocalSearchRequest req;
@@ -670,11 +681,12 @@ TEST(CudaSolisWets, ShortLanesBelowAFullGridOtherwiseWholeLanes) {
   const Dim dim = 100003;
   const Problem problem = Problem::make("rastrigin", dim, 6);
   const Config config = small_config("rastrigin", dim);
+  EXPECT_EQ(selected_gpu_policy(config, problem).solis_wets.lane_genes, device::kShortLane);
   std::vector<std::vector<real_t>> moved;
   for (const bool short_lanes : {true, false}) {
-    CudaEngine engine(config, problem);
-    EXPECT_NE(engine.save_rng().layout.find("sw-lane="), std::string::npos);
-    engine.set_solis_wets_short_lanes(short_lanes);
+    GpuPolicy policy = selected_gpu_policy(config, problem);
+    policy.solis_wets.lane_genes = short_lanes ? device::kShortLane : device::kVec;
+    CudaEngine engine(config, problem, policy);
     EXPECT_EQ(engine.save_rng().layout.find("sw-lane=") != std::string::npos, short_lanes);
     const auto x0 = random_genes(problem, 5);
     engine.write_genes(2, x0.data());

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "test_support.hpp"
 
 namespace chainsaw {

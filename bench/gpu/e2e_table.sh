@@ -5,8 +5,8 @@
 #   usage: bench/gpu/e2e_table.sh [--backend cuda|cpu] [--evals N] [--functions "f1 f2"] [--label L]
 #                             [--chainsaw PATH] dims...
 #   e.g.   bench/gpu/e2e_table.sh --functions "rastrigin sumsquares" 100000 1000000
-#   env:   extra `chainsaw run` flags in CHAINSAW_ARGS; any CHAINSAW_* knob (CHAINSAW_PDL=0,
-#          CHAINSAW_SW_MOVES=separate) passes through to the runs.
+#   env:   extra `chainsaw run` flags in CHAINSAW_ARGS; CHAINSAW_GPU_POLICY (e.g.
+#          pdl=off,sw_moves=separate; docs/performance.md) passes through to the runs.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 backend=cuda evals=500000 label=e2e chainsaw=./build/chainsaw

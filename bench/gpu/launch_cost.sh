@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What a kernel launch costs beyond its bytes, and what programmatic dependent launch (PDL)
 # saves, on the GPU: the read floor of the reduction layout (bench_read_floor), the fitness
-# kernels with PDL off and on (CHAINSAW_PDL=0/1), and the paper's end-to-end Rastrigin run with
-# PDL off and on, alternating, REPS times each. Expects a build in BUILD (default build/); logs
-# go to $OUT (default ./launch-cost-out).
+# kernels with PDL off and on (CHAINSAW_GPU_POLICY=pdl=off / pdl=on), and the paper's end-to-end
+# Rastrigin run with PDL off and on, alternating, REPS times each. Expects a build in BUILD
+# (default build/); logs go to $OUT (default ./launch-cost-out).
 #   usage: bench/gpu/launch_cost.sh [dims...]     default dims: 1000000 3000000
 #   env: BUILD, OUT, REPS (1), EVALS (500000), BENCH_FILTER (fitness functions, a regex),
 #        SKIP_FLOOR=1 (no read-floor benchmark)
@@ -21,16 +21,18 @@ if [ "${SKIP_FLOOR:-0}" != 1 ]; then
     --benchmark_out="$out/bench_read_floor.json" --benchmark_out_format=json \
     > "$out/bench_read_floor.log" 2>&1
 fi
+pdl_policy=(pdl=off pdl=on)  # the logs keep pdl0 and pdl1 in their names
 for pdl in 0 1; do
-  CHAINSAW_PDL=$pdl "$build/bench/bench_fitness_kernel" --benchmark_min_time=0.05s \
-    --benchmark_filter="$filter" --benchmark_out="$out/bench_fitness_pdl$pdl.json" \
-    --benchmark_out_format=json > "$out/bench_fitness_pdl$pdl.log" 2>&1
+  CHAINSAW_GPU_POLICY=${pdl_policy[$pdl]} "$build/bench/bench_fitness_kernel" \
+    --benchmark_min_time=0.05s --benchmark_filter="$filter" \
+    --benchmark_out="$out/bench_fitness_pdl$pdl.json" --benchmark_out_format=json \
+    > "$out/bench_fitness_pdl$pdl.log" 2>&1
 done
 for d in "${dims[@]}"; do
   for ((i = 1; i <= ${REPS:-1}; i++)); do
     for pdl in 0 1; do
-      CHAINSAW_PDL=$pdl "$build/chainsaw" run --function rastrigin --dim "$d" \
-        --evals "${EVALS:-500000}" --seed 1 --backend cuda --quiet --profile \
+      CHAINSAW_GPU_POLICY=${pdl_policy[$pdl]} "$build/chainsaw" run --function rastrigin \
+        --dim "$d" --evals "${EVALS:-500000}" --seed 1 --backend cuda --quiet --profile \
         --output "$out/e2e_rastrigin_${d}_pdl${pdl}_$i.json"
     done
   done

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/algorithms/ma_sw_chains.hpp"
 #include "fitness/problem.hpp"

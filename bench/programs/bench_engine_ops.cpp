@@ -26,7 +26,7 @@
 #include <curand_kernel.h>
 
 #include "core/engines/cuda/cuda_engine.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #endif
 
 namespace {

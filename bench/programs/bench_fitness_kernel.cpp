@@ -18,7 +18,7 @@
 #include "fitness/problem.hpp"
 #if defined(CHAINSAW_CUDA)
 #include "core/engines/cuda/cuda_engine.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #endif
 
 namespace {

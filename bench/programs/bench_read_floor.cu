@@ -22,8 +22,8 @@
 #include <string>
 
 #include "bench_support.hpp"
-#include "core/engines/cuda/cuda_check.hpp"
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/cuda_check.hpp"
+#include "core/gpu/device_buffer.hpp"
 #include "fitness/device_reduce.cuh"
 
 namespace {

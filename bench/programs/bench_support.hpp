@@ -14,9 +14,9 @@
 #if defined(CHAINSAW_CUDA)
 #include <cuda_runtime.h>
 
-#include "core/engines/cuda/copy_bandwidth.hpp"
-#include "core/engines/cuda/cuda_check.hpp"
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/copy_bandwidth.hpp"
+#include "core/gpu/cuda_check.hpp"
+#include "core/gpu/device_buffer.hpp"
 #endif
 #include "core/engines/host/copy_bandwidth.hpp"
 

@@ -8,8 +8,8 @@
 #include <nccl.h>
 #endif
 
-#include "core/engines/cuda/cuda_check.hpp"
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/cuda_check.hpp"
+#include "core/gpu/device_buffer.hpp"
 #include "core/error.hpp"
 
 namespace chainsaw {

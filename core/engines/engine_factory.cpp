@@ -1,6 +1,6 @@
 #include "core/engines/engine_factory.hpp"
 
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "core/error.hpp"
 #include "core/engines/host/host_engine.hpp"
 #if defined(CHAINSAW_CUDA)

@@ -9,7 +9,7 @@
 // rounding; the same bits run after run.
 #include <cuda_runtime.h>
 
-#include "core/engines/cuda/cuda_check.hpp"
+#include "core/gpu/cuda_check.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/device_block_reduce.cuh"
 #include "fitness/device_instance_copy.cuh"

@@ -6,7 +6,7 @@
 #include <memory>
 #include <utility>
 
-#include "core/engines/cuda/cuda_check.hpp"
+#include "core/gpu/cuda_check.hpp"
 #include "fitness/janssen/device_janssen.cuh"
 
 namespace chainsaw {

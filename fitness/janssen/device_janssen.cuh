@@ -3,7 +3,7 @@
 // and f of a row evaluated by a whole block.
 #pragma once
 
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/device_buffer.hpp"
 #include "fitness/device_block_reduce.cuh"
 #include "fitness/device_instance_copy.cuh"
 #include "fitness/janssen/janssen_instance.hpp"

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "core/engines/cuda/cuda_check.hpp"
+#include "core/gpu/cuda_check.hpp"
 #include "core/error.hpp"
 #include "fitness/device_instance_copy.cuh"
 #include "fitness/matrix_functions/schwefel_matrix.hpp"

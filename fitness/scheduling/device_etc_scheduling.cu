@@ -12,7 +12,7 @@
 #include <cub/block/block_scan.cuh>
 #include <cuda_runtime.h>
 
-#include "core/engines/cuda/cuda_check.hpp"
+#include "core/gpu/cuda_check.hpp"
 #include "fitness/device_instance_copy.cuh"
 #include "fitness/scheduling/etc_scheduling.hpp"
 

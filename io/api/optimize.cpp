@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "core/convergence_trace.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "core/engines/host/host_engine.hpp"
 #if defined(CHAINSAW_CUDA)
 #include "core/engines/cuda/cuda_engine.hpp"

@@ -13,7 +13,7 @@
 #include "core/algorithms/initial_population.hpp"
 #include "core/algorithms/population_algorithm.hpp"
 #include "core/distributed/islands.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
 #include "fitness/problem.hpp"

@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 
 #include "core/algorithms/population_algorithm.hpp"
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "core/error.hpp"
 #include "fitness/problem.hpp"
 #include "io/instance_file.hpp"

@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
 #include "io/checkpoint/run_checkpoint.hpp"

@@ -1,7 +1,8 @@
 // The GPU backend (Lastra et al. 2014 §5): genes, bias vectors, fitness and cuRAND XORWOW states
 // stay in device memory for the whole run; the host loop only sends small index arrays and reads
 // back fitness values and the sorted order. CUDA types stay behind the pimpl so that plain C++
-// translation units can hold an engine.
+// translation units can hold an engine. How its passes run is its GpuPolicy
+// (core/engines/cuda/tuning/gpu_policy.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 
 #include "core/distributed/communicator.hpp"
 #include "core/config.hpp"
+#include "core/engines/cuda/tuning/gpu_policy.hpp"
 #include "core/engines/engine.hpp"
 #include "fitness/problem.hpp"
 
@@ -23,9 +25,16 @@ struct DeviceMemoryPlan {
   std::size_t scratch = 0;
   std::size_t total() const { return genes + bias + rng_states + scratch; }
 };
-// shard_ranks > 1: the plan of one rank of a sharded run (its slice of every individual).
+// shard_ranks > 1: the plan of one rank of a sharded run (its slice of every individual). The
+// engine's default policy for the current GPU (default_gpu_policy), or the one given.
 DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem,
                                     int shard_ranks = 1);
+DeviceMemoryPlan plan_device_memory(const Config& config, const Problem& problem,
+                                    int shard_ranks, const GpuPolicy& policy);
+
+// The policy selected for an engine of `config` on `problem` holding whole individuals on the
+// current GPU, without the environment's override: what tests start from to ask for another.
+GpuPolicy selected_gpu_policy(const Config& config, const Problem& problem);
 
 // Slices are made of whole warp tiles: 32 lanes of 32 bytes (fitness/device_reduce.cuh).
 inline constexpr Dim kGpuSliceTile = 32 * 32 / static_cast<Dim>(sizeof(real_t));
@@ -42,7 +51,10 @@ class CudaEngine final : public Engine {
   // Throws UserError when the population does not fit in the GPU's free memory.
   // comm (with its device collective): one rank of a sharded run, holding slice comm->rank()
   // of config.gpu_slices == comm->size(); null: the whole individuals, in config.gpu_slices.
+  // Without a policy, the default one (default_gpu_policy: the selected policy, overridden by
+  // CHAINSAW_GPU_POLICY); with one, that policy as the problem supports it.
   CudaEngine(const Config& config, const Problem& problem);
+  CudaEngine(const Config& config, const Problem& problem, const GpuPolicy& policy);
   CudaEngine(const Config& config, const Problem& problem, Communicator* comm,
              std::unique_ptr<DeviceCollective> collective);
   ~CudaEngine() override;
@@ -86,39 +98,8 @@ class CudaEngine final : public Engine {
   // Threads per block of the last solis_wets call's chain kernel launch (paired blocks: twice
   // kThreads); 0 where it ran otherwise.
   int last_ls_chain_block_threads() const;
-  // How solis_wets runs an application of a function evaluated as it is made (tests compare
-  // the two): in one cooperative launch (the chain kernel, the default) or by a launch per step
-  // (CHAINSAW_SW_LAUNCH=steps in the environment sets that default).
-  void set_solis_wets_chain(bool chain);
-  // Whether the chain kernel keeps each step's dif for the apply of a success (the default
-  // where its row fits in L2: keeps_sw_dif) or draws it again (tests compare).
-  void set_solis_wets_chain_keeps_dif(bool keeps);
-  // Whether the chain kernel stages each block's genes in shared memory for the application
-  // (the default where they fit beside its grid; CHAINSAW_SW_STAGE=off in the environment sets
-  // it off) or moves x and the bias in memory (tests compare).
-  void set_solis_wets_chain_stages_genes(bool stages);
-  // Whether the chain kernel that keeps dif and stages the genes stages the dif beside them (the
-  // default where it fits; CHAINSAW_SW_STAGE=genes in the environment sets it off) or keeps it in
-  // its row in memory (the default where it does not fit: 3*10^6-D; tests compare).
-  void set_solis_wets_chain_stages_dif(bool stages);
-  // How the chain kernel of a built-in function that keeps dif takes o: staged beside the
-  // staged genes and dif, as doubles (`stages`, the default where it fits), else read from the
-  // engine's device copy of o (`reads_stored`, the default where it has one), else hashed per
-  // gene. CHAINSAW_SW_SHIFT=stored in the environment sets `stages` off, =hash both (tests
-  // compare).
-  void set_solis_wets_chain_shift(bool stages, bool reads_stored);
-  // Whether the chain kernel pairs its blocks where the launch shape allows it (the default;
-  // CHAINSAW_SW_BLOCKS=single in the environment sets it off) or runs blocks of kThreads
-  // (tests compare).
-  void set_solis_wets_chain_pairs_blocks(bool pairs);
-  // Whether a Solis-Wets step takes short runs of genes per lane (half the 32 bytes of the other
-  // passes' runs; the default chosen by the problem's size: sw_lane_genes) or whole ones. Tests
-  // run both at one size; short runs whose step needs more XORWOW states or partials than the
-  // engine holds are refused.
-  void set_solis_wets_short_lanes(bool short_lanes);
-  // Whether NAM's distance pairs start gene range by gene range (the default; tests compare)
-  // or row after row (CHAINSAW_INTERLEAVE=0 in the environment sets that default).
-  void set_interleaved_rows(bool interleave);
+  // The policy the engine runs (supported_gpu_policy of the one given or selected).
+  const GpuPolicy& policy() const;
 
  private:
   struct Impl;

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "core/algorithms/scatter_search.hpp"
-#include "core/engines/cuda/cuda_check.hpp"
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/cuda_check.hpp"
+#include "core/gpu/device_buffer.hpp"
 #include "core/engines/cuda/population_kernels.cuh"
 #include "core/error.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "core/engines/cuda/cuda_check.hpp"
+#include "core/gpu/cuda_check.hpp"
 
 namespace chainsaw {
 

@@ -7,8 +7,8 @@
 
 #include <cstddef>
 
-#include "core/engines/cuda/cuda_check.hpp"
-#include "core/engines/cuda/device_buffer.hpp"
+#include "core/gpu/cuda_check.hpp"
+#include "core/gpu/device_buffer.hpp"
 
 namespace chainsaw {
 

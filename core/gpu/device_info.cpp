@@ -1,4 +1,4 @@
-#include "core/engines/cuda/device_info.hpp"
+#include "core/gpu/device_info.hpp"
 
 #include <string>
 
@@ -6,6 +6,8 @@
 
 #if defined(CHAINSAW_CUDA)
 #include <cuda_runtime.h>
+
+#include "core/gpu/cuda_check.hpp"
 #endif
 
 namespace chainsaw {
@@ -43,6 +45,18 @@ DeviceInfo query_cuda_device() {
   info.reason = "this build has no CUDA backend (configure with -DCHAINSAW_CUDA=ON)";
 #endif
   return info;
+}
+
+DeviceProperties current_device_properties() {
+#if defined(CHAINSAW_CUDA)
+  int device = 0, sm_count = 0, l2_bytes = 0;
+  CHAINSAW_CUDA_TRY(cudaGetDevice(&device));
+  CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  CHAINSAW_CUDA_TRY(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+  return {sm_count, static_cast<std::size_t>(l2_bytes)};
+#else
+  throw InternalError("this build has no CUDA backend", __FILE__, __LINE__);
+#endif
 }
 
 int cuda_device_count() {

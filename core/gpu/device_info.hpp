@@ -1,5 +1,6 @@
-// What the host needs to know about GPUs without including CUDA headers: is there one, and
-// how much memory does it have. Works (answering "no GPU") in builds without CUDA.
+// What the host needs to know about GPUs without including CUDA headers: is there one, how much
+// memory does it have, and the properties launch shapes are chosen from. Works (answering "no
+// GPU") in builds without CUDA.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,13 @@ DeviceInfo query_cuda_device();
 void select_cuda_device(int node_rank);
 // GPUs on this host (0 without CUDA or without a device).
 int cuda_device_count();
+// What launch shapes and the GPU tuning policies (core/engines/cuda/tuning/) are chosen from.
+struct DeviceProperties {
+  int sm_count = 1;
+  std::size_t l2_cache_bytes = 0;
+};
+// The current device's. Throws CudaError where it cannot be queried; InternalError without CUDA.
+DeviceProperties current_device_properties();
 // How host threads wait for the current GPU: "auto" (CUDA's default: spin while the process has
 // fewer threads than cores waiting, else yield), "spin", "yield" or "blocking". Without CUDA:
 // nothing. Throws UserError for another name.
