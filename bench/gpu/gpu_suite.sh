@@ -10,7 +10,9 @@
 #        BENCH_FILTER (a --benchmark_filter for the fitness-kernel benchmark),
 #        CEC_DIMS="100000 1000000" (also the CEC 2010 table at these D), SEEDS (10, for it),
 #        CEC_DEADLINE (seconds after the suite's start: the table starts no run after it),
-#        CEC_RUNS (a folder of earlier runs/ of the same table, copied in first: it resumes)
+#        CEC_RUNS (a folder of earlier runs/ of the same table, copied in first: it resumes),
+#        TARGETS="chainsaw chainsaw_tests bench_checkpoint" (build only these; default all),
+#        BITS=1 (also the behaviour-bits record of the GPU build, tests/behaviour_bits.py)
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 out=${OUT:-gpu-suite-out}
@@ -23,12 +25,21 @@ evals=${EVALS:-500000}
 # The GPU machine gets a copy of the tree without .git: pass COMMIT=$(git rev-parse HEAD) along.
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; date -u
   echo "commit: ${COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"; } > "$out/machine.txt"
+# shellcheck disable=SC2086  # TARGETS is a list of targets
 (cmake -S . -B build -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release &&
- ninja -C build -j"$(nproc)") > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+ ninja -C build -j"$(nproc)" ${TARGETS:-}) > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+echo "built in ${SECONDS} s"
 
 ./build/tests/chainsaw_tests --gtest_filter='Cuda*' > "$out/gpu_tests.log" 2>&1
 echo "gpu tests: $(grep -E '^\[  (PASSED|FAILED)' "$out/gpu_tests.log" | tr '\n' ' ')"
 grep -B3 -A8 'Failure' "$out/gpu_tests.log" | head -40
+
+if [ "${BITS:-0}" = 1 ]; then
+  python3 tests/behaviour_bits.py ./build/chainsaw cuda tests/data/behaviour/cuda-float32.json \
+    > "$out/bits-cuda.log" 2>&1
+  echo "behaviour bits: $(tail -1 "$out/bits-cuda.log")"
+  grep -i 'fail\|differ' "$out/bits-cuda.log" | head -10
+fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   ./build/bench/bench_fitness_kernel --benchmark_min_time=0.05s --benchmark_filter="${BENCH_FILTER:-.}" \
