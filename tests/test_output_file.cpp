@@ -194,6 +194,29 @@ TEST(Threads, CountsBeyondTheMachineAreRefusedWithTheBound) {
       << why;
 }
 
+TEST(Threads, IdleThreadsSleepOnlyWhereTheRunWouldOversubscribeTheProcessors) {
+  EXPECT_FALSE(oversubscribed(0, 16, 16));  // a dedicated node: spin
+  EXPECT_FALSE(oversubscribed(2, 2, 4));
+  EXPECT_TRUE(oversubscribed(1, 16, 16));   // one other task beside a full-width run
+  EXPECT_TRUE(oversubscribed(12, 2, 2));    // a loaded 2-core machine
+  EXPECT_TRUE(oversubscribed(0, 32, 16));   // more threads than processors
+}
+
+TEST(Threads, TheRequestedCountIsReadFromEitherSpellingOfTheFlag) {
+  ::unsetenv("OMP_NUM_THREADS");
+  char prog[] = "chainsaw", run[] = "run", flag[] = "--threads", four[] = "4", eq[] = "--threads=6";
+  char* spaced[] = {prog, run, flag, four, nullptr};
+  char* joined[] = {prog, run, eq, nullptr};
+  char* none[] = {prog, run, nullptr};
+  EXPECT_EQ(requested_threads(spaced), 4);
+  EXPECT_EQ(requested_threads(joined), 6);
+  EXPECT_EQ(requested_threads(none), 0);
+  ::setenv("OMP_NUM_THREADS", "3,2", 1);
+  EXPECT_EQ(requested_threads(none), 3);
+  EXPECT_EQ(requested_threads(spaced), 4);  // the flag wins, as in the run
+  ::unsetenv("OMP_NUM_THREADS");
+}
+
 }  // namespace
 }  // namespace chainsaw
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """What OpenMP's wait policy costs a CPU run (docs/performance.md, "The CPU backend on one core").
 
-chainsaw starts with OMP_WAIT_POLICY=passive unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set
-(io/run/threads.hpp). This times whole processes of the same run under each policy, in turn
-(A B C A B C ...), so that drift of the machine's speed falls on all of them alike:
-  passive   chainsaw's default (idle threads sleep on a futex)
+chainsaw lets idle threads sleep where its run would oversubscribe the processors, unless
+OMP_WAIT_POLICY or GOMP_SPINCOUNT is set (io/run/threads.hpp). This times whole processes of the
+same run under each policy, in turn (A B C A B C ...), so that drift of the machine's speed falls
+on all of them alike:
+  passive   OMP_WAIT_POLICY=passive (idle threads sleep on a futex)
   spin      GOMP_SPINCOUNT=300000, libgomp's own default (idle threads spin, then sleep)
   active    OMP_WAIT_POLICY=active (idle threads spin)
 
@@ -20,7 +21,7 @@ import statistics
 import subprocess
 import time
 
-POLICIES = (("passive", {}), ("spin", {"GOMP_SPINCOUNT": "300000"}),
+POLICIES = (("passive", {"OMP_WAIT_POLICY": "passive"}), ("spin", {"GOMP_SPINCOUNT": "300000"}),
             ("active", {"OMP_WAIT_POLICY": "active"}))
 # (D, evaluations): a small problem, where parallel regions are short and many, and a large one.
 CASES = ((1000, 20000), (100000, 5000))

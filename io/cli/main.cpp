@@ -4,7 +4,7 @@
 #include "io/run/threads.hpp"
 
 int main(int argc, char** argv) {
-  chainsaw::start_with_passive_wait_policy(argv);
+  chainsaw::choose_wait_policy(argv);
   // Concurrent runs (--runs K) give each run its own stream, and CUDA maps streams onto 8
   // hardware queues unless told otherwise: there one run's Solis-Wets launch (milliseconds)
   // holds up the small launches queued behind it by other runs, which CUDA's maximum of 32 spares

@@ -17,10 +17,22 @@ void check_thread_count(const std::string& flag, int threads);
 // returns the count they will use.
 int use_threads(const std::string& flag, int threads);
 
-// libgomp reads OMP_WAIT_POLICY once, as it loads, before main: a process that wants a passive
-// default must start with it in its environment. Where neither OMP_WAIT_POLICY nor
-// GOMP_SPINCOUNT is set, sets OMP_WAIT_POLICY=passive and re-executes the program once
-// (docs/performance.md has the measurement). Returns only when no re-execution happened.
-void start_with_passive_wait_policy(char** argv);
+// How idle OpenMP threads wait. Spinning (libgomp's default) is faster on processors the run has
+// to itself, by up to 1.8x on an idle 16-core machine; where other tasks want the processors too,
+// spinning threads take their turns and a 2-thread run on a loaded 2-core machine is 16-44x slower
+// than with sleeping threads (bench/results/2026-12-02-cpu-wait-policy). So a run sleeps (passive)
+// when its threads and the tasks running beside it would oversubscribe the processors.
+bool oversubscribed(int others_running, int threads, int processors);
+
+// The threads a command line asks for: `--threads N` or `--threads=N`, else the first value of
+// OMP_NUM_THREADS, else 0 (OpenMP's default: every processor).
+int requested_threads(char** argv);
+
+// libgomp reads OMP_WAIT_POLICY once, as it loads, before main: a process that wants to sleep
+// must start with it in its environment. Where neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT is set
+// and the run would oversubscribe the processors (the tasks running now, read from /proc/stat),
+// sets OMP_WAIT_POLICY=passive and re-executes the program once. Returns only when no
+// re-execution happened.
+void choose_wait_policy(char** argv);
 
 }  // namespace chainsaw
