@@ -2,7 +2,7 @@
 """What a Python objective costs against chainsaw's own evaluation.
 
   cpu: a NumPy batch callback at 1e5-D against the same objective as a C++ batch callback
-       (one thread each; python/src/module.cpp reference_callback): unshifted Rastrigin
+       (one thread each; python/src/objective_callbacks.cpp reference_callback): unshifted Rastrigin
        (--objective rastrigin, compute-bound) or max |x - 0.25| (maxabs, memory-bound: the
        per-call cost shows); the whole run's wall time, target <= 1.2x.
   gpu: a PyTorch objective at 1e6-D (the built-in Rastrigin, its shift included) against the

@@ -85,7 +85,7 @@ def numpy_maxabs(x):
 
 
 def reference_run(name, lower, upper, dim, **options):
-    """The same run with a C++ batch callback (python/src/module.cpp: reference_callback)."""
+    """The same run with a C++ batch callback (python/src/objective_callbacks.cpp: reference_callback)."""
     args = chainsaw._arguments(chainsaw._RUN_SPECS, options, "test")
     return chainsaw.Result(_core.run_objective(args, name, lower, upper, dim, None, True, None,
                                                False, name, "", None, False, []))
