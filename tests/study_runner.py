@@ -327,7 +327,9 @@ def check_shipped_studies(binary):
     for path, runs in (("examples/study.toml", 45), ("bench/experiments/cec2010.toml", 400),
                        ("bench/experiments/nashed.toml", 12000),
                        ("bench/experiments/cec2013.toml", 375),
-                       ("bench/experiments/lastra2014.toml", 900)):
+                       ("bench/experiments/cec2013_d1e5.toml", 75),
+                       ("bench/experiments/lastra2014.toml", 900),
+                       ("bench/experiments/kromer2011.toml", 360)):
         r = subprocess.run([binary, "study", os.path.join(root, path), "--list", "--out",
                             os.path.join(tempfile.gettempdir(), "chainsaw-study-list-none")],
                            capture_output=True, text=True)

@@ -303,26 +303,15 @@ def _blocks(df, desc, stats, tests, ranks, measure, baseline, milestones, compar
                 text += f" {signs.get((cell, a), '')}"
             row.append(text.strip())
         rows.append(row)
+    signs_meaning = "" if len(algorithms) == 1 else (
+        f" Beside each algorithm but {baseline}: + significantly smaller than {baseline}, - "
+        f"larger, = no significant difference (two-sided Wilcoxon rank-sum, alpha 0.05, Holm's "
+        f"correction over the {len(tests)} tests).")
     blocks += [("h", 2, "Results per cell"),
-               ("p", f"Over the seeds of each cell. Beside each algorithm but {baseline}: + "
-                     f"significantly smaller than {baseline}, - larger, = no significant "
-                     f"difference (two-sided Wilcoxon rank-sum, alpha 0.05, Holm's correction "
-                     f"over the {len(tests)} tests)."),
+               ("p", "Over the seeds of each cell." + signs_meaning),
                ("table", header, rows)]
-    counts = [[a, str((tests.algorithm == a).sum()), *(str(((tests.algorithm == a) &
-               (tests.sign == s)).sum()) for s in "+=-")] for a in algorithms if a != baseline]
-    blocks += [("h", 2, f"Wilcoxon rank-sum against {baseline}"),
-               ("table", ["algorithm", "cells", "+", "=", "-"], counts),
-               ("table", ["function", "D", "evals", "algorithm", "p", "Holm p", "sign"],
-                [[r["function"], str(r["dim"]), f"{r['evals']:,}", r["algorithm"], _fmt(r["p"]),
-                  _fmt(r["p_holm"]), r["sign"]] for _, r in tests.iterrows()])]
-    mean_ranks, statistic, p, cells = ranks
-    blocks += [("h", 2, "Friedman ranks"),
-               ("p", f"Mean rank of the cell means over {cells} cells (1: best)."
-                     + (f" Friedman's chi-square {statistic:.3f}, p = {p:.3e}." if p is not None
-                        else " Friedman's test needs three algorithms and two cells.")),
-               ("table", ["algorithm", "mean rank"],
-                [[a, f"{mean_ranks[a]:.3f}"] for a in algorithms])]
+    if len(algorithms) > 1:  # one algorithm: nothing to compare or rank
+        blocks += _comparison_blocks(algorithms, baseline, tests, ranks)
     blocks += _milestone_blocks(milestones, algorithms, measure)
     blocks += _published_blocks(comparison, desc.get("published", []), algorithms)
     blocks += [("h", 2, "Convergence"),
@@ -330,6 +319,25 @@ def _blocks(df, desc, stats, tests, ranks, measure, baseline, milestones, compar
                                           "evaluation grid, per cell"),
                ("h", 2, "Box plots"),
                ("img", "boxplots.png", f"{measure} at the end of the runs, per cell")]
+    return blocks
+
+
+def _comparison_blocks(algorithms, baseline, tests, ranks):
+    """The Wilcoxon rank-sum tests against the baseline and the Friedman ranks."""
+    counts = [[a, str((tests.algorithm == a).sum()), *(str(((tests.algorithm == a) &
+               (tests.sign == s)).sum()) for s in "+=-")] for a in algorithms if a != baseline]
+    blocks = [("h", 2, f"Wilcoxon rank-sum against {baseline}"),
+              ("table", ["algorithm", "cells", "+", "=", "-"], counts),
+              ("table", ["function", "D", "evals", "algorithm", "p", "Holm p", "sign"],
+               [[r["function"], str(r["dim"]), f"{r['evals']:,}", r["algorithm"], _fmt(r["p"]),
+                 _fmt(r["p_holm"]), r["sign"]] for _, r in tests.iterrows()])]
+    mean_ranks, statistic, p, cells = ranks
+    blocks += [("h", 2, "Friedman ranks"),
+               ("p", f"Mean rank of the cell means over {cells} cells (1: best)."
+                     + (f" Friedman's chi-square {statistic:.3f}, p = {p:.3e}." if p is not None
+                        else " Friedman's test needs three algorithms and two cells.")),
+               ("table", ["algorithm", "mean rank"],
+                [[a, f"{mean_ranks[a]:.3f}"] for a in algorithms])]
     return blocks
 
 
