@@ -360,6 +360,14 @@ cec2013-f12 = 5
 
 [published.check.sd]
 cec2013-f2 = 3.0
+
+[published.listed]
+citation = "a value per D"
+measure = "distance_to_optimum"
+dims = [1000, 2000]
+
+[published.listed.mean]
+cec2013-f12 = [2.0, 3.0]
 """
 
 
@@ -395,6 +403,15 @@ def check_protocol(binary, work):
               close(float(t["mean"]), statistics.mean(v)) and
               close(float(t["sd"]), statistics.stdev(v)), f"median, mean, sd {t}")
     published = read_csv(os.path.join(folder, "published.csv"))
+    listed = [p for p in published if p["measure"] == "distance_to_optimum"]
+    distances = [float(r["distance_to_optimum"]) for r in read_csv(os.path.join(folder, "runs.csv"))
+                 if r["function"] == "cec2013-f12"]
+    check(len(listed) == 2 and all(int(p["evaluations"]) == 3000 for p in listed) and
+          float(listed[0]["mean"]) == 2.0 and
+          close(float(listed[1]["mean"]), statistics.mean(distances)) and
+          [p["name"] for p in listed] == ["listed", "ma-sw-chains"],
+          f"a value per D, the distance at the budget: {listed}")
+    published = [p for p in published if p["measure"] == "best_error"]
     check(len(published) == 4, f"a paper's row and the study's per function: {published}")
     for p in published:
         check(int(p["evaluations"]) == 600 and p["measure"] == "best_error", "at its milestone")
