@@ -1,6 +1,7 @@
 """A study's results (``chainsaw study FILE``, docs/study.md) as a pandas DataFrame, and its
 report: mean, sd and median per cell, Wilcoxon rank-sum tests against a baseline with Holm's
-correction, Friedman ranks, convergence and box plots, in Markdown and HTML.
+correction, Friedman ranks, the CEC 2013 milestone table, the papers' published means beside,
+convergence and box plots, in Markdown and HTML.
 
     import chainsaw.study
     df = chainsaw.study.load("examples/study")      # one row per run
@@ -8,9 +9,10 @@ correction, Friedman ranks, convergence and box plots, in Markdown and HTML.
 
     /usr/bin/python3 python/chainsaw/study.py report FOLDER [--baseline NAME] [--measure M]
 
-Pure Python (pandas; SciPy and matplotlib for the report): it reads FOLDER/runs.csv and the
-result files under FOLDER/runs/, never the compiled module, so it also runs as a script by its
-path, where chainsaw is not installed. ``chainsaw study`` runs it after the runs.
+Pure Python (pandas; SciPy and matplotlib for the report): it reads FOLDER/runs.csv,
+FOLDER/study.json and the result files under FOLDER/runs/, never the compiled module, so it
+imports where that is missing and runs as a script by its path where chainsaw is not installed.
+``chainsaw study`` runs it after the runs.
 """
 import argparse
 import html
