@@ -4,7 +4,10 @@ functions x 3 seeds at D = 10. Checks the table against the result files and a r
 `chainsaw run`, the report's statistics, tests, ranks and convergence curves against SciPy and
 NumPy computed here, the plots, resumability (a second run does nothing; a deleted result alone
 reruns; an interrupted run resumes from its checkpoint and ends as the uninterrupted run),
-shards, and that bad study files are refused in one line.
+shards, and that bad study files are refused in one line. Then a small CEC 2013 protocol study
+(2 functions of the official data, 2 runs, 3000 evaluations, milestones): its milestone table
+and its published comparison against the per-run files' milestones; and chainsaw.study
+imported from the source tree, without the compiled module.
   usage: study_runner.py CHAINSAW_BINARY"""
 import csv
 import importlib.util
@@ -21,6 +24,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STUDY_PY = os.path.join(HERE, "..", "python", "chainsaw", "study.py")
+CEC2013_DATA = os.path.join(HERE, "data", "cec2013", "cdatafiles")
 
 STUDY = """
 algorithms = ["ma-sw-chains", "de-small"]
@@ -277,6 +281,8 @@ def check_shards(binary, work):
 
 
 DE_TABLE = '[algorithm.de-small]\nalgorithm = "de"\n'
+PUBLISHED = '[published.p]\ncitation = "a paper"\n'
+MA_ONLY = {"algorithms": '["ma-sw-chains"]'}
 # (top-level keys replaced or added, the tables, what the one line must say)
 BAD = [
     ({"colour": "1"}, DE_TABLE, "unknown key 'colour'"),
@@ -289,6 +295,12 @@ BAD = [
     ({}, DE_TABLE + "de-nope = 2\n", "unknown key 'de-nope'"),
     ({}, DE_TABLE + '[algorithm.extra]\nalgorithm = "pso"\n', "[algorithm.extra] is not in algorithms"),
     ({"dims": "[10"}, DE_TABLE, "study.toml:"),
+    (MA_ONLY, PUBLISHED + "evaluations = 50\n[published.p.mean]\nsphere = 1.0\n",
+     "[published.p]: evaluations = 50 is neither the budget nor a milestone of sphere's runs"),
+    (MA_ONLY, PUBLISHED + "[published.p.mean]\nackley = 1.0\n", "'ackley' is not in functions"),
+    (MA_ONLY, PUBLISHED + 'dims = [10]\n[published.p.mean]\nsphere = 1.0\n',
+     "mean.sphere: must be a list of 1 numbers"),
+    (MA_ONLY, '[published.p]\n[published.p.mean]\nsphere = 1.0\n', "citation is missing"),
 ]
 
 
@@ -313,12 +325,122 @@ def check_shipped_studies(binary):
     """The repository's study files parse and expand to their runs."""
     root = os.path.join(HERE, "..")
     for path, runs in (("examples/study.toml", 45), ("bench/experiments/cec2010.toml", 400),
-                       ("bench/experiments/nashed.toml", 12000)):
+                       ("bench/experiments/nashed.toml", 12000),
+                       ("bench/experiments/cec2013.toml", 375),
+                       ("bench/experiments/cec2013_d1e5.toml", 75),
+                       ("bench/experiments/lastra2014.toml", 900),
+                       ("bench/experiments/kromer2011.toml", 360)):
         r = subprocess.run([binary, "study", os.path.join(root, path), "--list", "--out",
                             os.path.join(tempfile.gettempdir(), "chainsaw-study-list-none")],
                            capture_output=True, text=True)
         check(r.returncode == 0 and r.stdout.endswith(f"{runs} runs, 0 done, {runs} to run\n"),
               f"{path}: {r.stderr}{r.stdout[-80:]}")
+
+
+PROTOCOL = """
+algorithms = ["ma-sw-chains"]
+functions = ["cec2013-f2", "cec2013-f12"]
+dims = [1000]
+seeds = [1, 2]
+evals = 3000
+backend = "cpu"
+threads = 1
+
+[options]
+instance = "{data}"
+milestones = [120, 600, 3000]
+
+[published.check]
+citation = "this test's values"
+evaluations = 600
+
+[published.check.mean]
+cec2013-f2 = 1.0e4
+cec2013-f12 = 5
+
+[published.check.sd]
+cec2013-f2 = 3.0
+
+[published.listed]
+citation = "a value per D"
+measure = "distance_to_optimum"
+dims = [1000, 2000]
+
+[published.listed.mean]
+cec2013-f12 = [2.0, 3.0]
+"""
+
+
+def check_protocol(binary, work):
+    """The CEC 2013 protocol as a study: the milestone table and the published comparison equal
+    what the per-run files record."""
+    path = os.path.join(work, "protocol.toml")
+    with open(path, "w") as f:  # a relative instance is read from the study file's folder
+        f.write(PROTOCOL.format(data=os.path.relpath(CEC2013_DATA, work)))
+    r = study(binary, path)
+    check(r.returncode == 0 and "4 runs ran" in r.stderr, r.stderr)
+    folder = os.path.join(work, "protocol")
+    errors = {}  # (function, milestone) -> the runs' errors there
+    for row in read_csv(os.path.join(folder, "runs.csv")):
+        with open(os.path.join(folder, row["file"])) as f:
+            doc = json.load(f)
+        check(doc["config"]["milestones"] == [120, 600, 3000], "the milestones reach the runs")
+        check(os.path.samefile(doc["config"]["instance"], CEC2013_DATA), "the official data")
+        marks = doc["milestones"]
+        check([m[0] for m in marks] == [120, 600, 3000], "a record per milestone")
+        check(marks[-1][2] == doc["best_fitness"] == doc["best_error"],
+              "f* = 0; the last record is the best")
+        check(marks[0][2] >= marks[1][2] >= marks[2][2], "records never rise")
+        for e, _, b in marks:
+            errors.setdefault((row["function"], e), []).append(b)
+    table = read_csv(os.path.join(folder, "milestones.csv"))
+    check(len(table) == 6, f"2 functions x 3 milestones, found {len(table)} rows")
+    for t in table:
+        v = errors[(t["function"], int(t["evaluations"]))]
+        check(int(t["runs"]) == 2 and t["algorithm"] == "ma-sw-chains", "2 runs per row")
+        check(float(t["best"]) == min(v) and float(t["worst"]) == max(v), f"best, worst {t}")
+        check(close(float(t["median"]), statistics.median(v)) and
+              close(float(t["mean"]), statistics.mean(v)) and
+              close(float(t["sd"]), statistics.stdev(v)), f"median, mean, sd {t}")
+    published = read_csv(os.path.join(folder, "published.csv"))
+    listed = [p for p in published if p["measure"] == "distance_to_optimum"]
+    distances = [float(r["distance_to_optimum"]) for r in read_csv(os.path.join(folder, "runs.csv"))
+                 if r["function"] == "cec2013-f12"]
+    check(len(listed) == 2 and all(int(p["evaluations"]) == 3000 for p in listed) and
+          float(listed[0]["mean"]) == 2.0 and
+          close(float(listed[1]["mean"]), statistics.mean(distances)) and
+          [p["name"] for p in listed] == ["listed", "ma-sw-chains"],
+          f"a value per D, the distance at the budget: {listed}")
+    published = [p for p in published if p["measure"] == "best_error"]
+    check(len(published) == 4, f"a paper's row and the study's per function: {published}")
+    for p in published:
+        check(int(p["evaluations"]) == 600 and p["measure"] == "best_error", "at its milestone")
+        if p["source"] == "published":
+            expected = {"cec2013-f2": (1.0e4, "3.0"), "cec2013-f12": (5.0, "")}[p["function"]]
+            check((float(p["mean"]), p["sd"]) == expected, f"the paper's values {p}")
+        else:
+            check(close(float(p["mean"]), statistics.mean(errors[(p["function"], 600)])),
+                  f"the study's mean at 600 evaluations {p}")
+    with open(os.path.join(folder, "report.md")) as f:
+        md = f.read()
+    check("## Milestones" in md and "| 1.2e+02 | best |" in md and "| 3.0e+03 | sd |" in md,
+          "the report's milestone table")
+    check("check mean (sd)" in md and "this test's values" in md, "the published column, cited")
+
+
+def check_without_compiled_module(folder):
+    """The source tree's package has no chainsaw._core: chainsaw.study works, and a compiled
+    function raises one line."""
+    code = ("import chainsaw.study, chainsaw\n"
+            f"assert len(chainsaw.study.load({folder!r})) == 12\n"
+            "try:\n    chainsaw.minimize('sphere', dim=2, evals=10)\n"
+            "except ImportError as e:\n    print(e)\n")
+    env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "python"),
+               PYTHONDONTWRITEBYTECODE="1")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    check(r.returncode == 0, f"import chainsaw.study without the compiled module: {r.stderr}")
+    check(r.stdout.count("\n") == 1 and "chainsaw._core is missing" in r.stdout,
+          f"one line when a compiled function is called: {r.stdout!r}")
 
 
 def main():
@@ -344,6 +466,8 @@ def main():
         check_bad_files(binary, work)
         check_interrupted(binary, work)
         check_shipped_studies(binary)
+        check_protocol(binary, work)
+        check_without_compiled_module(folder)
     print("study_runner: OK")
 
 

@@ -171,7 +171,14 @@ TEST(AskTell, WrongUseGivesOneLineErrors) {
   EXPECT_THROW(opt.result(), UserError);             // not done
   Options cuda = o;
   cuda.backend = Backend::kCuda;
-  EXPECT_THROW(AskTell(rastrigin_objective(), cuda), UserError);
+  try {
+    AskTell refused_cuda(rastrigin_objective(), cuda);
+    ADD_FAILURE() << "the cuda backend was taken";
+  } catch (const UserError& e) {
+    const std::string what = e.what();  // one line that says why
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    EXPECT_NE(what.find("outside chainsaw, on the host"), std::string::npos) << what;
+  }
   Options bad = o;
   bad.de_f = -1.0;
   AskTell refused(rastrigin_objective(), bad);

@@ -42,6 +42,7 @@ import statistics
 import subprocess
 import sys
 import time
+import tomllib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_BINARY = os.path.join(HERE, "..", "..", "build", "chainsaw")
@@ -58,21 +59,25 @@ ALGORITHMS = {
     "pso": ["--algorithm", "pso"],
     "ss": ["--algorithm", "ss"],
 }
-# Kromer et al.'s Table 1, mean best fitness after 30 s on a Tesla C2050 (their GPU column).
-KROMER_GPU = {
-    64: [9.57e6, 3.18e6, 4.27e6, 186913, 78645.4, 104012, 334667, 104475, 142704, 6185.68,
-         2540.56, 3388.26],
-    512: [9.46e6, 3.19e6, 4.24e6, 188508, 78905.1, 104898, 328479, 104597, 143857, 6148.65,
-          2549.5, 3418.79],
-    1024: [9.35e6, 3.29e6, 4.43e6, 187939, 80649.6, 108694, 325734, 107532, 149150, 6155.41,
-           2619.71, 3581.62],
-}
+KROMER_ORDER = ["ThMhCc", "ThMhCi", "ThMhCs", "ThMlCc", "ThMlCi", "ThMlCs", "TlMhCc", "TlMhCi",
+                "TlMhCs", "TlMlCc", "TlMlCi", "TlMlCs"]
+
+
+def _kromer_gpu():
+    """Kromer et al.'s Table 1, mean best fitness after 30 s on a Tesla C2050 (their GPU
+    column), NP -> a value per class in KROMER_ORDER: the study file kromer2011.toml's
+    [published.kromer-npN] tables (one transcription)."""
+    with open(os.path.join(HERE, "kromer2011.toml"), "rb") as f:
+        published = tomllib.load(f)["published"]
+    return {n: [float(published[f"kromer-np{n}"]["mean"][k]) for k in KROMER_ORDER]
+            for n in (64, 512, 1024)}
+
+
+KROMER_GPU = _kromer_gpu()
 # Janssen et al.'s Table 3 (All-GPU iDE, RTX 3080, s per run) and Table 4 (final rank).
 JANSSEN_IDE_SECONDS = [0.63, 0.61, 0.60, 0.66, 0.70, 0.78, 1.05, 1.28, 1.55, 1.85]
 JANSSEN_RANK = {("de", 50): 5, ("de", 100): 6, ("de", 250): 7, ("de", 500): 8,
                 ("jde", 50): 3, ("jde", 100): 2, ("jde", 250): 1, ("jde", 500): 4}
-KROMER_ORDER = ["ThMhCc", "ThMhCi", "ThMhCs", "ThMlCc", "ThMlCi", "ThMlCs", "TlMhCc", "TlMhCi",
-                "TlMhCs", "TlMlCc", "TlMlCi", "TlMlCs"]
 
 
 def braun_name(kromer):

@@ -14,8 +14,9 @@ struct Abandoned {};
 
 AskTell::AskTell(const BatchObjective& objective, const Options& options) {
   if (options.backend == Backend::kCuda)
-    throw UserError("ask/tell: the rows are evaluated outside chainsaw, on the host: use the "
-                    "CPU backend");
+    // The caller evaluates the rows in its own memory: a GPU would only copy them there and back.
+    throw UserError("ask/tell: backend cuda: the rows are evaluated outside chainsaw, on the "
+                    "host: use the CPU backend");
   BatchObjective o = objective;
   o.device = nullptr;
   o.device_graph = nullptr;

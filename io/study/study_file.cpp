@@ -30,7 +30,7 @@ const std::set<std::string> kStudyOwnedFlags = {
 const std::set<std::string> kTopLevelKeys = {
     "folder",   "algorithms", "functions", "dims",    "seeds",   "evals",            "instances",
     "backend",  "threads",    "parallel",  "baseline", "measure", "checkpoint-every", "options",
-    "algorithm", "function"};
+    "algorithm", "function", "published"};
 
 const std::set<std::string> kMeasures = {"best_error", "best_fitness", "distance_to_optimum"};
 
@@ -133,6 +133,13 @@ class StudyReader {
       append_flag(args, *spec, node, where);
     }
     return args;
+  }
+
+  // The number a TOML integer or float holds.
+  double number(const toml::node& n, const std::string& where) const {
+    if (n.is_integer()) return static_cast<double>(n.value<std::int64_t>().value());
+    if (n.is_floating_point()) return n.value<double>().value();
+    fail(fmt::format("{} = {}: must be a number", where, describe(n)));
   }
 
   void check_keys(const toml::table& t, const std::set<std::string>& allowed,
@@ -299,6 +306,94 @@ void check_distinct(const StudyReader& r, const std::vector<StudyRun>& runs) {
   }
 }
 
+const std::set<std::string> kPublishedKeys = {"citation", "measure", "evaluations", "dims", "mean",
+                                              "sd"};
+
+// A [published.NAME] table's `mean` or `sd`: function -> a number, or with `dims` a list of one
+// number per D.
+nlohmann::ordered_json published_values(const StudyReader& r, const toml::table& t,
+                                        const std::string& key, const std::string& where,
+                                        const Study& study, std::size_t dims) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  const toml::node* node = t.get(key);
+  if (!node) return out;
+  const toml::table* values = node->as_table();
+  if (!values) r.fail(fmt::format("{}: {} must be a table of function = value", where, key));
+  for (auto&& [k, v] : *values) {
+    const std::string function(k.str()), at = fmt::format("{}: {}.{}", where, key, function);
+    if (std::find(study.functions.begin(), study.functions.end(), function) ==
+        study.functions.end())
+      r.fail(fmt::format("{}: '{}' is not in functions", where, function));
+    if (dims == 0) {
+      out[function] = r.number(v, at);
+      continue;
+    }
+    const toml::array* list = v.as_array();
+    if (!list || list->size() != dims)
+      r.fail(fmt::format("{}: must be a list of {} numbers, one per D of dims", at, dims));
+    for (const toml::node& n : *list) out[function].push_back(r.number(n, at));
+  }
+  return out;
+}
+
+// A published value at `at` evaluations needs the runs to record their best there: it is their
+// budget or one of their milestones (a distance is known at the end of a run only).
+void check_published_point(const StudyReader& r, const Study& study, const std::string& where,
+                           const nlohmann::ordered_json& p) {
+  if (p["evaluations"].is_null()) return;
+  const std::int64_t at = p["evaluations"].get<std::int64_t>();
+  for (const StudyRun& run : study.runs) {
+    if (!p["mean"].contains(run.function)) continue;
+    const std::vector<std::int64_t>& marks = run.config.milestones;
+    if (at == run.config.max_evaluations) continue;
+    if (p["measure"] == "distance_to_optimum")
+      r.fail(fmt::format("{}: evaluations = {}: a distance to the optimum is known at a run's "
+                         "end only (its budget, {})", where, at, run.config.max_evaluations));
+    if (std::find(marks.begin(), marks.end(), at) == marks.end())
+      r.fail(fmt::format("{}: evaluations = {} is neither the budget nor a milestone of {}'s "
+                         "runs (milestones = [..., {}, ...])", where, at, run.function, at));
+  }
+}
+
+// [published.NAME]: a paper's means (and sds) per function (and D), the report's comparison.
+std::string read_published(const StudyReader& r, const toml::table& root, const Study& study) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  const toml::node* group = root.get("published");
+  if (!group) return out.dump();
+  const toml::table* tables = group->as_table();
+  if (!tables) r.fail("published must be a table of [published.NAME] tables");
+  for (auto&& [k, node] : *tables) {
+    const std::string where = "[published." + std::string(k.str()) + "]";
+    const toml::table* t = node.as_table();
+    if (!t) r.fail(where + " must be a table");
+    r.check_keys(*t, kPublishedKeys, where + ": ");
+    nlohmann::ordered_json p;
+    p["name"] = std::string(k.str());
+    p["citation"] = r.text(*t, "citation", "");
+    if (p["citation"] == "") r.fail(where + ": citation is missing (the paper and its table)");
+    p["measure"] = r.text(*t, "measure", study.measure);
+    if (!kMeasures.count(p["measure"].get<std::string>()))
+      r.fail(where + ": measure must be best_error, best_fitness or distance_to_optimum");
+    p["evaluations"] = nullptr;  // null: at the runs' budget
+    if (t->get("evaluations")) {
+      const std::vector<std::int64_t> at = r.integers(*t, "evaluations", 1, false);
+      if (at.size() != 1) r.fail(where + ": evaluations must be one integer");
+      p["evaluations"] = at.front();
+    }
+    std::vector<std::int64_t> dims;
+    if (t->get("dims")) dims = r.integers(*t, "dims", 1, false);
+    p["dims"] = dims.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(dims);
+    p["mean"] = published_values(r, *t, "mean", where, study, dims.size());
+    if (p["mean"].empty()) r.fail(where + ": mean is missing (a table of function = mean)");
+    p["sd"] = published_values(r, *t, "sd", where, study, dims.size());
+    for (const auto& item : p["sd"].items())
+      if (!p["mean"].contains(item.key())) r.fail(where + ": sd." + item.key() + " has no mean");
+    check_published_point(r, study, where, p);
+    out.push_back(p);
+  }
+  return out.dump();
+}
+
 void read_settings(const StudyReader& r, const toml::table& root, Study& study) {
   study.algorithms = r.names(root, "algorithms");
   study.functions = r.names(root, "functions");
@@ -380,6 +475,7 @@ Study read_study(const std::string& path, const std::string& folder) {
     for (const std::string& function : study.functions)
       expand(r, root, study, algorithm, function, axes, study.runs);
   check_distinct(r, study.runs);
+  study.published_json = read_published(r, root, study);
   return study;
 }
 

@@ -37,6 +37,9 @@ struct Study {
   StudyParallel parallel = StudyParallel::kWithin;
   int threads = 0;  // 0: OpenMP's default
   CheckpointInterval checkpoint_every;
+  // The [published.NAME] tables (a paper's means beside the study's in the report), as the JSON
+  // array study.json carries: name, citation, measure, evaluations, dims, mean, sd.
+  std::string published_json = "[]";
   std::vector<StudyRun> runs;  // algorithm-major, then function, D, budget, instance, seed
 };
 

@@ -173,6 +173,7 @@ void write_study_description(const Study& s, int rows) {
   j["backend"] = backend_name(s.backend);
   j["runs"] = s.runs.size();
   j["runs_done"] = rows;
+  j["published"] = nlohmann::ordered_json::parse(s.published_json);
   write_file_atomically("study", (fs::path(s.folder) / "study.json").string(), j.dump(2) + "\n");
 }
 

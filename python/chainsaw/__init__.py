@@ -21,22 +21,32 @@ import json as _json
 
 import numpy as np
 
-from . import _core
-from ._core import ChainsawError
+try:
+    from . import _core
+    from ._core import ChainsawError
+    _BUILT = True
+except ImportError as _missing:  # a source tree or a copy without it: chainsaw.study still works
+    from ._no_core import ChainsawError, NoCore
+    _core = NoCore(_missing)
+    _BUILT = False
 from ._points import _engine_rows, _initial_rows
 
 __all__ = ["minimize", "resume", "inspect", "functions", "run_options", "shift", "evaluate",
            "Optimizer", "Result", "Runs", "State", "ChainsawError", "__version__", "GENES",
            "CUDA_BUILT"]
 
-__version__: str = _core.version
-#: The genes' type of this build: "float32" (the default) or "float64" (-DCHAINSAW_DOUBLE=ON).
-GENES: str = _core.genes
-#: Whether this build has the CUDA backend.
-CUDA_BUILT: bool = _core.cuda_built
-
-_RUN_SPECS = {s["name"].replace("-", "_"): s for s in _core.option_specs("run")}
-_RESUME_SPECS = {s["name"].replace("-", "_"): s for s in _core.option_specs("resume")}
+if not _BUILT:
+    # Every use of the compiled functions (and of these tables) raises its one-line ImportError.
+    __version__, GENES, CUDA_BUILT = "unbuilt", "unbuilt", False
+    _RUN_SPECS = _RESUME_SPECS = _core
+else:
+    __version__: str = _core.version
+    #: The genes' type of this build: "float32" (the default) or "float64" (-DCHAINSAW_DOUBLE=ON).
+    GENES: str = _core.genes
+    #: Whether this build has the CUDA backend.
+    CUDA_BUILT: bool = _core.cuda_built
+    _RUN_SPECS = {s["name"].replace("-", "_"): s for s in _core.option_specs("run")}
+    _RESUME_SPECS = {s["name"].replace("-", "_"): s for s in _core.option_specs("resume")}
 # The run options that make no sense for a user objective: the objective is the problem.
 _BUILTIN_ONLY = ("function", "problem_seed", "instance", "dry_run")
 # The options of a resumed user objective run (optimize() reads the rest from the checkpoint).

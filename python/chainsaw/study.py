@@ -1,6 +1,7 @@
 """A study's results (``chainsaw study FILE``, docs/study.md) as a pandas DataFrame, and its
 report: mean, sd and median per cell, Wilcoxon rank-sum tests against a baseline with Holm's
-correction, Friedman ranks, convergence and box plots, in Markdown and HTML.
+correction, Friedman ranks, the CEC 2013 milestone table, the papers' published means beside,
+convergence and box plots, in Markdown and HTML.
 
     import chainsaw.study
     df = chainsaw.study.load("examples/study")      # one row per run
@@ -8,9 +9,10 @@ correction, Friedman ranks, convergence and box plots, in Markdown and HTML.
 
     /usr/bin/python3 python/chainsaw/study.py report FOLDER [--baseline NAME] [--measure M]
 
-Pure Python (pandas; SciPy and matplotlib for the report): it reads FOLDER/runs.csv and the
-result files under FOLDER/runs/, never the compiled module, so it also runs as a script by its
-path, where chainsaw is not installed. ``chainsaw study`` runs it after the runs.
+Pure Python (pandas; SciPy and matplotlib for the report): it reads FOLDER/runs.csv,
+FOLDER/study.json and the result files under FOLDER/runs/, never the compiled module, so it
+imports where that is missing and runs as a script by its path where chainsaw is not installed.
+``chainsaw study`` runs it after the runs.
 """
 import argparse
 import html
@@ -104,13 +106,92 @@ def friedman(df, algorithms, measure="best_error"):
     return mean_ranks, statistic, p, len(means)
 
 
+def _offset(row, measure):
+    """f*, which turns a recorded best fitness into the error; 0 for the fitness itself."""
+    if measure != "best_fitness" and not math.isnan(row["best_error"]):
+        return row["best_fitness"] - row["best_error"]
+    return 0.0
+
+
+def _recorded(folder, row, measure):
+    """A run's milestone records (`--milestones`) as {evaluations: error (or fitness)}, with its
+    end (the budget) for the measure of the table, which may be the distance."""
+    with open(os.path.join(folder, row["file"])) as f:
+        marks = json.load(f).get("milestones") or []
+    offset = _offset(row, measure)
+    out = {int(e): float(b) - offset for e, _, b in marks}
+    if measure in row:
+        out[int(row["evals"])] = float(row[measure])
+    return out
+
+
+def milestone_measure(measure):
+    """What a milestone records: the error, or the fitness where that is the measure (a
+    distance is known at the end of a run only)."""
+    return "best_fitness" if measure == "best_fitness" else "best_error"
+
+
+def milestone_statistics(df, folder, measure="best_error"):
+    """The CEC 2013 LSGO competition's table (Li et al. 2013): per cell, algorithm and
+    milestone of the runs (`milestones` in the study file), the best, median, worst, mean and
+    sd (n - 1) of the error (or fitness) over the seeds. Empty where no run has milestones."""
+    import pandas as pd
+    m = milestone_measure(measure)
+    rows = []
+    for (*cell, algorithm), runs in df.groupby(CELL + ["algorithm"], sort=False):
+        records = []
+        for _, row in runs.iterrows():
+            with open(os.path.join(folder, row["file"])) as f:
+                marks = json.load(f).get("milestones") or []
+            records += [(int(e), float(b) - _offset(row, m)) for e, _, b in marks]
+        values = pd.DataFrame(records, columns=["evaluations", "value"])
+        for e, own in values.groupby("evaluations", sort=True):
+            v = own["value"]
+            rows.append(dict(zip(CELL, cell), algorithm=algorithm, evaluations=int(e),
+                             runs=len(v), best=v.min(), median=v.median(), worst=v.max(),
+                             mean=v.mean(), sd=v.std()))
+    return pd.DataFrame(rows, columns=CELL + ["algorithm", "evaluations", "runs", "best",
+                                              "median", "worst", "mean", "sd"])
+
+
+def published_comparison(df, folder, published):
+    """The study's means beside the papers' ([published.NAME] in the study file), long form:
+    per cell a paper has a value for, at its evaluations (default: the budget) and of its
+    measure, a row per algorithm (source "study": mean, sd and runs of its runs) and per paper
+    (source "published": its mean and sd)."""
+    import pandas as pd
+    rows = []
+    for p in published:
+        for cell, runs in df.groupby(CELL, sort=False):
+            function, dim, evals = cell[0], int(cell[1]), int(cell[2])
+            if function not in p["mean"] or (p["dims"] and dim not in p["dims"]):
+                continue
+            at = p["evaluations"] or evals
+            if at > evals:
+                continue
+            k = p["dims"].index(dim) if p["dims"] else None
+            mean, sd = p["mean"][function], p["sd"].get(function)
+            base = dict(zip(CELL, cell), measure=p["measure"], evaluations=at)
+            rows.append(dict(base, source="published", name=p["name"],
+                             mean=mean if k is None else mean[k],
+                             sd=math.nan if sd is None else (sd if k is None else sd[k]),
+                             runs=math.nan))
+            for algorithm, own in runs.groupby("algorithm", sort=False):
+                values = [v[at] for v in (_recorded(folder, r, p["measure"])
+                                          for _, r in own.iterrows()) if at in v]
+                if values:
+                    s = pd.Series(values, dtype=float)
+                    rows.append(dict(base, source="study", name=algorithm, mean=s.mean(),
+                                     sd=s.std(), runs=len(values)))
+    return pd.DataFrame(rows, columns=CELL + ["measure", "evaluations", "source", "name", "mean",
+                                              "sd", "runs"])
+
+
 def _trace(folder, row, measure):
     """A run's convergence curve: (evaluations, value) with value the best error (or fitness)."""
     with open(os.path.join(folder, row["file"])) as f:
         trace = json.load(f)["trace"]
-    offset = 0.0
-    if measure != "best_fitness" and not math.isnan(row["best_error"]):
-        offset = row["best_fitness"] - row["best_error"]  # f*: the curve is the error
+    offset = _offset(row, measure)  # f*: the curve is the error
     return [(int(e), float(b) - offset) for e, _, b in trace]
 
 
@@ -198,7 +279,7 @@ def _fmt(x):
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3e}"
 
 
-def _blocks(df, desc, stats, tests, ranks, measure, baseline):
+def _blocks(df, desc, stats, tests, ranks, measure, baseline, milestones, comparison):
     """The report as blocks: ("h", level, text), ("p", text), ("table", header, rows),
     ("img", file, caption)."""
     algorithms = desc["algorithms"]
@@ -224,19 +305,34 @@ def _blocks(df, desc, stats, tests, ranks, measure, baseline):
                 text += f" {signs.get((cell, a), '')}"
             row.append(text.strip())
         rows.append(row)
+    signs_meaning = "" if len(algorithms) == 1 else (
+        f" Beside each algorithm but {baseline}: + significantly smaller than {baseline}, - "
+        f"larger, = no significant difference (two-sided Wilcoxon rank-sum, alpha 0.05, Holm's "
+        f"correction over the {len(tests)} tests).")
     blocks += [("h", 2, "Results per cell"),
-               ("p", f"Over the seeds of each cell. Beside each algorithm but {baseline}: + "
-                     f"significantly smaller than {baseline}, - larger, = no significant "
-                     f"difference (two-sided Wilcoxon rank-sum, alpha 0.05, Holm's correction "
-                     f"over the {len(tests)} tests)."),
+               ("p", "Over the seeds of each cell." + signs_meaning),
                ("table", header, rows)]
+    if len(algorithms) > 1:  # one algorithm: nothing to compare or rank
+        blocks += _comparison_blocks(algorithms, baseline, tests, ranks)
+    blocks += _milestone_blocks(milestones, algorithms, measure)
+    blocks += _published_blocks(comparison, desc.get("published", []), algorithms)
+    blocks += [("h", 2, "Convergence"),
+               ("img", "convergence.png", "median and quartile band of the runs on a common "
+                                          "evaluation grid, per cell"),
+               ("h", 2, "Box plots"),
+               ("img", "boxplots.png", f"{measure} at the end of the runs, per cell")]
+    return blocks
+
+
+def _comparison_blocks(algorithms, baseline, tests, ranks):
+    """The Wilcoxon rank-sum tests against the baseline and the Friedman ranks."""
     counts = [[a, str((tests.algorithm == a).sum()), *(str(((tests.algorithm == a) &
                (tests.sign == s)).sum()) for s in "+=-")] for a in algorithms if a != baseline]
-    blocks += [("h", 2, f"Wilcoxon rank-sum against {baseline}"),
-               ("table", ["algorithm", "cells", "+", "=", "-"], counts),
-               ("table", ["function", "D", "evals", "algorithm", "p", "Holm p", "sign"],
-                [[r["function"], str(r["dim"]), f"{r['evals']:,}", r["algorithm"], _fmt(r["p"]),
-                  _fmt(r["p_holm"]), r["sign"]] for _, r in tests.iterrows()])]
+    blocks = [("h", 2, f"Wilcoxon rank-sum against {baseline}"),
+              ("table", ["algorithm", "cells", "+", "=", "-"], counts),
+              ("table", ["function", "D", "evals", "algorithm", "p", "Holm p", "sign"],
+               [[r["function"], str(r["dim"]), f"{r['evals']:,}", r["algorithm"], _fmt(r["p"]),
+                 _fmt(r["p_holm"]), r["sign"]] for _, r in tests.iterrows()])]
     mean_ranks, statistic, p, cells = ranks
     blocks += [("h", 2, "Friedman ranks"),
                ("p", f"Mean rank of the cell means over {cells} cells (1: best)."
@@ -244,11 +340,69 @@ def _blocks(df, desc, stats, tests, ranks, measure, baseline):
                         else " Friedman's test needs three algorithms and two cells.")),
                ("table", ["algorithm", "mean rank"],
                 [[a, f"{mean_ranks[a]:.3f}"] for a in algorithms])]
-    blocks += [("h", 2, "Convergence"),
-               ("img", "convergence.png", "median and quartile band of the runs on a common "
-                                          "evaluation grid, per cell"),
-               ("h", 2, "Box plots"),
-               ("img", "boxplots.png", f"{measure} at the end of the runs, per cell")]
+    return blocks
+
+
+def _column_names(cells):
+    """The cells as table columns: the function alone where that tells them apart."""
+    if len({c[0] for c in cells}) == len(cells):
+        return [c[0] for c in cells]
+    return [_cell_name(c) for c in cells]
+
+
+def _milestone_blocks(milestones, algorithms, measure, columns_per_table=8):
+    """Per algorithm, the competition's layout: a row per milestone and statistic, a column
+    per cell."""
+    if milestones.empty:
+        return []
+    what = "fitness" if milestone_measure(measure) == "best_fitness" else "error f(best) - f*"
+    blocks = [("h", 2, "Milestones"),
+              ("p", f"The {what} after exactly the evaluations of each milestone (the result "
+                    "files' `milestones`) over the seeds: best, median, worst, mean and sd, as "
+                    "the CEC 2013 LSGO competition tabulates them (Li et al. 2013).")]
+    for a in algorithms:
+        own = milestones[milestones["algorithm"] == a]
+        if own.empty:
+            continue
+        cells = list(dict.fromkeys(own[CELL].itertuples(index=False, name=None)))
+        by = {(tuple(r[c] for c in CELL), r["evaluations"]): r for _, r in own.iterrows()}
+        marks = sorted(own["evaluations"].unique())
+        blocks.append(("h", 3, a))
+        for start in range(0, len(cells), columns_per_table):
+            part = cells[start:start + columns_per_table]
+            rows = [[f"{e:.1e}", stat] + [_fmt(by[(c, e)][stat]) if (c, e) in by else ""
+                                          for c in part]
+                    for e in marks for stat in ("best", "median", "worst", "mean", "sd")]
+            blocks.append(("table", ["evaluations", ""] + _column_names(part), rows))
+    return blocks
+
+
+def _published_blocks(comparison, published, algorithms):
+    """The study's means beside the papers': a table per measure and evaluation point."""
+    if comparison.empty:
+        return []
+    blocks = [("h", 2, "Beside the published results"),
+              ("p", "Means over the seeds beside the papers' (their own runs; no per-run values "
+                    "are published, so a comparison of means, no rank test).")]
+    papers = {p["name"]: p for p in published}
+    for (measure, at), own in comparison.groupby(["measure", "evaluations"], sort=False):
+        names = list(dict.fromkeys(own.loc[own["source"] == "published", "name"]))
+        header = ["function", "D"] + [f"{a} mean" for a in algorithms] + \
+                 [f"{n} mean (sd)" for n in names] + ["lowest"]
+        rows = []
+        for cell, c in own.groupby(CELL, sort=False):
+            by = {(r["source"], r["name"]): r for _, r in c.iterrows()}
+            means = {a: by[("study", a)]["mean"] for a in algorithms if ("study", a) in by}
+            means.update({n: by[("published", n)]["mean"] for n in names if ("published", n) in by})
+            row = [cell[0], str(cell[1])] + [_fmt(means.get(a)) for a in algorithms]
+            for n in names:
+                r = by.get(("published", n))
+                row.append("" if r is None else _fmt(r["mean"]) +
+                           ("" if math.isnan(r["sd"]) else f" ({_fmt(r['sd'])})"))
+            row.append(min(means, key=lambda k: means[k]) if means else "")
+            rows.append(row)
+        blocks += [("h", 3, f"{measure} after {at:,} evaluations"), ("table", header, rows)]
+        blocks += [("p", "; ".join(f"{n}: {papers[n]['citation']}" for n in names) + ".")]
     return blocks
 
 
@@ -290,7 +444,8 @@ def _html(blocks, title):
 
 def report(folder, baseline=None, measure=None, alpha=0.05):
     """Writes FOLDER/report.md and report.html with convergence.png and boxplots.png, and the
-    numbers behind them: statistics.csv, tests.csv, ranks.csv, convergence.csv."""
+    numbers behind them: statistics.csv, tests.csv, ranks.csv, convergence.csv, milestones.csv
+    (the runs' milestones) and published.csv (the study's means beside the papers')."""
     desc = description(folder)
     baseline = baseline or desc["baseline"]
     measure = measure or desc["measure"]
@@ -305,6 +460,10 @@ def report(folder, baseline=None, measure=None, alpha=0.05):
     tests = compare(df, baseline, measure, alpha)
     ranks = friedman(df, desc["algorithms"], measure)
     curves = convergence(df, folder, measure)
+    milestones = milestone_statistics(df, folder, measure)
+    comparison = published_comparison(df, folder, desc.get("published", []))
+    milestones.to_csv(os.path.join(folder, "milestones.csv"), index=False)
+    comparison.to_csv(os.path.join(folder, "published.csv"), index=False)
     stats.to_csv(os.path.join(folder, "statistics.csv"), index=False)
     tests.to_csv(os.path.join(folder, "tests.csv"), index=False)
     mean_ranks, statistic, p, cells = ranks
@@ -315,7 +474,7 @@ def report(folder, baseline=None, measure=None, alpha=0.05):
                     f"{'' if p is None else repr(p)},{cells}\n")
     curves.to_csv(os.path.join(folder, "convergence.csv"), index=False)
     _plots(df, curves, desc["algorithms"], measure, folder)
-    blocks = _blocks(df, desc, stats, tests, ranks, measure, baseline)
+    blocks = _blocks(df, desc, stats, tests, ranks, measure, baseline, milestones, comparison)
     with open(os.path.join(folder, "report.md"), "w") as f:
         f.write(_markdown(blocks))
     with open(os.path.join(folder, "report.html"), "w") as f:
