@@ -120,7 +120,6 @@ bool ScatterSearch::next_unit_cut_by_budget() const {
 
 void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
   const auto iteration = static_cast<std::uint64_t>(unit_);
-  const double lower = problem_.lower, upper = problem_.upper;
   const int count = static_cast<int>(std::min<std::int64_t>(children(), evaluations_left));
   // 3. Every pair (a < b) in order; child c of pair p is pool member 2p + c.
   std::vector<int> parent_a(static_cast<std::size_t>(children())),
@@ -153,6 +152,17 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
       return;
     }
   }
+  combine_pool(parent_a, parent_b, count, iteration);
+  // 4. Improvement.
+  improve_pool(parent_a, parent_b, count, iteration, evaluations_left - count, all_at_once,
+               worst);
+  update_reference_set(count);
+}
+
+void ScatterSearch::combine_pool(const std::vector<int>& parent_a,
+                                 const std::vector<int>& parent_b, int count,
+                                 std::uint64_t iteration) {
+  const double lower = problem_.lower, upper = problem_.upper;
   {
     ScopedPhase phase(timers_, Phase::kCrossover);
     ScopedBucket timer(profile_, Bucket::kCrossover);
@@ -176,9 +186,13 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
   }
   counters_.evaluations += count;
   counters_.ga_evaluations += count;
+}
 
-  // 4. Improvement.
-  std::int64_t left = evaluations_left - count;
+void ScatterSearch::improve_pool(const std::vector<int>& parent_a,
+                                 const std::vector<int>& parent_b, int count,
+                                 std::uint64_t iteration, std::int64_t left, bool all_at_once,
+                                 std::int64_t worst) {
+  const double lower = problem_.lower, upper = problem_.upper;
   if (config_.ss_ls_iterations > 0 && left > 0) {
     ScopedPhase phase(timers_, Phase::kLocalSearch);
     ScopedBucket timer(profile_, Bucket::kSwMoves);
@@ -213,8 +227,6 @@ void ScatterSearch::advance_unit(std::int64_t evaluations_left) {
     }
     count_improvements(spent);
   }
-
-  update_reference_set(count);
 }
 
 // Step 4's evaluations, spent[m] by pool member m, into the counters.

@@ -77,6 +77,14 @@ class ScatterSearch : public PopulationAlgorithm {
   void restart(std::int64_t evaluations_left);
   void update_reference_set(int count);
   void count_improvements(const std::vector<std::int64_t>& spent);
+  // Step 3: pool members 0..count-1 made from their pairs of R and evaluated.
+  void combine_pool(const std::vector<int>& parent_a, const std::vector<int>& parent_b,
+                    int count, std::uint64_t iteration);
+  // Step 4: the members improved, every one at once (each capped at `worst`) or one after the
+  // other in pool order from `left` evaluations.
+  void improve_pool(const std::vector<int>& parent_a, const std::vector<int>& parent_b,
+                    int count, std::uint64_t iteration, std::int64_t left, bool all_at_once,
+                    std::int64_t worst);
 
   int r_;    // |R| = |R1| + |R2|
   Dim dim_;

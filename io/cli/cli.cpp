@@ -5,6 +5,7 @@
 #include <exception>
 #include <functional>
 #include <new>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -125,6 +126,39 @@ void add_study_options(CLI::App& study, std::string& file, std::string& folder, 
                  "print every run's result file, done or todo, and the counts; run nothing");
 }
 
+// Parses the command line: the exit code of one that ends here (help, version, a parse error,
+// reported), or nothing for one that runs.
+std::optional<int> parse_or_exit(CLI::App& app, const CLI::App& instance, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForVersion&) {
+    std::printf("chainsaw %s\n", kVersion);
+    return 0;
+  } catch (const CLI::CallForHelp&) {
+    write_file_atomically("stdout", "-", app.help());  // checked, as every output
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    write_file_atomically("stdout", "-", app.help("", CLI::AppFormatMode::All));
+    return 0;
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    if (app.get_subcommands().empty())
+      return report("error",
+                    "a subcommand is required: run, resume, inspect, functions, instance or study "
+                    "(see chainsaw --help)",
+                    kExitUserError);
+    if (instance && instance.get_subcommands().empty())
+      return report("error", "chainsaw instance: a subcommand is required: export (see chainsaw "
+                             "instance export --help)",
+                    kExitUserError);
+    return report("error", e.what(), kExitUserError);
+  } catch (const CLI::ParseError& e) {
+    return report("error", e.what(), kExitUserError);
+  }
+  return std::nullopt;
+}
+
 // The command line's work, before stdout's final check.
 int dispatch(int argc, char** argv) {
   CLI::App app{fmt::format("chainsaw {}: MA-SW-Chains memetic optimisation of large-scale "
@@ -160,34 +194,7 @@ int dispatch(int argc, char** argv) {
   add_study_options(*study, study_file, study_folder, study_shard, study_options);
 
   try {
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::CallForVersion&) {
-      std::printf("chainsaw %s\n", kVersion);
-      return 0;
-    } catch (const CLI::CallForHelp&) {
-      write_file_atomically("stdout", "-", app.help());  // checked, as every output
-      return 0;
-    } catch (const CLI::CallForAllHelp&) {
-      write_file_atomically("stdout", "-", app.help("", CLI::AppFormatMode::All));
-      return 0;
-    } catch (const CLI::Success& e) {
-      return app.exit(e);
-    } catch (const CLI::RequiredError& e) {
-      if (app.get_subcommands().empty())
-        return report("error",
-                      "a subcommand is required: run, resume, inspect, functions, instance or study "
-                      "(see "
-                      "chainsaw --help)",
-                      kExitUserError);
-      if (*instance && instance->get_subcommands().empty())
-        return report("error", "chainsaw instance: a subcommand is required: export (see chainsaw "
-                               "instance export --help)",
-                      kExitUserError);
-      return report("error", e.what(), kExitUserError);
-    } catch (const CLI::ParseError& e) {
-      return report("error", e.what(), kExitUserError);
-    }
+    if (const std::optional<int> code = parse_or_exit(app, *instance, argc, argv)) return *code;
     if (*functions) return functions_command();
     if (*export_instance) return export_command(export_options);
     if (*inspect) return inspect_command(inspect_file);

@@ -238,6 +238,41 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
   });
 }
 
+namespace {
+// Solis-Wets steps until `evaluations` are spent: a forward move, a backward one after its
+// failure, the bias and the step's state adapted after each decision. Returns f of `current`.
+template <class EvaluateMove, class UpdateBias>
+double solis_wets_steps(std::int64_t evaluations, const SolisWetsParams& params,
+                        std::uint64_t& operation, LocalSearchResult& result, double f_current,
+                        std::vector<real_t>& current, std::vector<real_t>& candidate,
+                        EvaluateMove& evaluate_move, UpdateBias& update_bias) {
+  while (result.evaluations < evaluations) {
+    const std::uint64_t op = operation++;
+    SwOutcome outcome = SwOutcome::kNoDecision;
+    const double f_forward = evaluate_move(true, op, result.state.rho);
+    ++result.evaluations;
+    if (f_forward < f_current) {
+      outcome = SwOutcome::kForwardSuccess;
+      f_current = f_forward;
+      current.swap(candidate);
+    } else if (result.evaluations < evaluations) {
+      const double f_backward = evaluate_move(false, op, result.state.rho);
+      ++result.evaluations;
+      if (f_backward < f_current) {
+        outcome = SwOutcome::kBackwardSuccess;
+        f_current = f_backward;
+        current.swap(candidate);
+      } else {
+        outcome = SwOutcome::kFailure;
+      }
+    }
+    if (outcome != SwOutcome::kNoDecision) update_bias(outcome);
+    sw_adapt(result.state, outcome, params);
+  }
+  return f_current;
+}
+}  // namespace
+
 LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
   const Dim own = own_chunks_, genes = slice_.count;
   count_vectors(profile_, Bucket::kSwMoves, 2.0 * static_cast<double>(request.evaluations), genes);
@@ -293,29 +328,8 @@ LocalSearchResult HostEngine::solis_wets(const LocalSearchRequest& request) {
       }
     };
 
-    while (result.evaluations < request.evaluations) {
-      const std::uint64_t op = operation_++;
-      SwOutcome outcome = SwOutcome::kNoDecision;
-      const double f_forward = evaluate_move(true, op, result.state.rho);
-      ++result.evaluations;
-      if (f_forward < f_current) {
-        outcome = SwOutcome::kForwardSuccess;
-        f_current = f_forward;
-        current_.swap(candidate_);
-      } else if (result.evaluations < request.evaluations) {
-        const double f_backward = evaluate_move(false, op, result.state.rho);
-        ++result.evaluations;
-        if (f_backward < f_current) {
-          outcome = SwOutcome::kBackwardSuccess;
-          f_current = f_backward;
-          current_.swap(candidate_);
-        } else {
-          outcome = SwOutcome::kFailure;
-        }
-      }
-      if (outcome != SwOutcome::kNoDecision) update_bias(outcome);
-      sw_adapt(result.state, outcome, sw_params_);
-    }
+    f_current = solis_wets_steps(request.evaluations, sw_params_, operation_, result, f_current,
+                                 current_, candidate_, evaluate_move, update_bias);
   });
 
   if (f_current < request.fitness) {
