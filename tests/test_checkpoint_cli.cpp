@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <thread>
@@ -356,6 +357,48 @@ TEST_F(DamagedCheckpoint, FlippedBytesInTheGenes) {
   const std::string before = read_file(p("flipped.h5"));
   expect_one_line_error(chainsaw("resume " + p("flipped.h5") + " -q"), "algorithm/genes");
   EXPECT_EQ(before, read_file(p("flipped.h5")));
+}
+
+// The named arrays under /algorithm are checked by name, shape and content before any is
+// restored: slots out of fitness order, a missing array, an array of another length.
+TEST_F(DamagedCheckpoint, ArraysOutOfOrderMissingOrResizedAreRefused) {
+  const auto edited = [&](const std::string& name, const std::function<void(hid_t)>& edit) {
+    fs::copy_file(p("good.h5"), p(name));
+    const hid_t file = H5Fopen(p(name).c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    EXPECT_GE(file, 0);
+    edit(file);
+    H5Fclose(file);
+    return p(name);
+  };
+  const std::string swapped = edited("swapped.h5", [](hid_t file) {
+    const hid_t order = H5Dopen2(file, "algorithm/order", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(order);
+    std::vector<std::int32_t> slots(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+    H5Sclose(space);
+    ASSERT_GE(H5Dread(order, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, slots.data()), 0);
+    std::swap(slots[0], slots[1]);
+    ASSERT_GE(H5Dwrite(order, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, slots.data()), 0);
+    H5Dclose(order);
+  });
+  expect_one_line_error(chainsaw("resume " + swapped + " -q"),
+                        "algorithm/order is not the fitness order of the slots");
+  const std::string missing = edited("missing.h5", [](hid_t file) {
+    ASSERT_GE(H5Ldelete(file, "algorithm/bias", H5P_DEFAULT), 0);
+  });
+  expect_one_line_error(chainsaw("resume " + missing + " -q"), "dataset algorithm/bias");
+  const std::string resized = edited("resized.h5", [](hid_t file) {
+    ASSERT_GE(H5Ldelete(file, "algorithm/fitness", H5P_DEFAULT), 0);
+    const hsize_t three[1] = {3};
+    const hid_t space = H5Screate_simple(1, three, nullptr);
+    const hid_t data = H5Dcreate2(file, "algorithm/fitness", H5T_NATIVE_DOUBLE, space,
+                                  H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const double values[3] = {1.0, 2.0, 3.0};
+    EXPECT_GE(H5Dwrite(data, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), 0);
+    H5Dclose(data);
+    H5Sclose(space);
+  });
+  expect_one_line_error(chainsaw("resume " + resized + " -q"),
+                        "dataset algorithm/fitness does not hold 70 values");
 }
 
 TEST_F(DamagedCheckpoint, ForeignHdf5File) {
