@@ -13,7 +13,7 @@
 #include "core/algorithms/population_ops.hpp"
 #include "core/algorithms/pso.hpp"
 #include "core/algorithms/scatter_search.hpp"
-#include "io/checkpoint/algorithm_checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
 #include "io/run/many_runs.hpp"
 #include "io/instance_file.hpp"
@@ -306,11 +306,11 @@ TEST_P(EveryAlgorithm, CheckpointResumeIsBitExact) {
   }
   Config longer = shorter;
   longer.max_evaluations = 8000;
-  const CheckpointHeader header = read_algorithm_checkpoint_header(path);
+  const CheckpointHeader header = read_checkpoint_header(path);
   EXPECT_EQ(header.config.algorithm, GetParam());
-  EXPECT_EQ(checkpoint_algorithm(path), algorithm_name(GetParam()));
+  EXPECT_EQ(inspect_checkpoint(path).algorithm, algorithm_name(GetParam()));
   const auto resumed = make_population_algorithm(longer, problem, Backend::kCpu);
-  load_algorithm_checkpoint(path, *resumed);
+  load_checkpoint(path, *resumed);
   EXPECT_LE(resumed->counters().evaluations, 3777);
   const RunResult r = resumed->run();
   std::vector<real_t> fresh_best;
@@ -376,7 +376,7 @@ TEST_P(EveryAlgorithm, MilestonesAfterAResumeAreTheUninterruptedRuns) {
   longer.max_evaluations = 8000;
   longer.milestones = {500, 3777, 5000, 8000};
   const auto resumed = make_population_algorithm(longer, problem, Backend::kCpu);
-  load_algorithm_checkpoint(path, *resumed);
+  load_checkpoint(path, *resumed);
   const std::int64_t resumed_at = resumed->counters().evaluations;
   const RunResult r = resumed->run();
   const RunResult fresh = run_with_threads(longer, 2);

@@ -83,6 +83,8 @@ TEST_F(CheckpointChecks, AChangedSummaryAttributeFailsItsChecksum) {
   expect_one_line_error(chainsaw("resume " + p("c.h5")), "fail their checksum");
   // The same for a population algorithm's file and another attribute.
   ASSERT_EQ(chainsaw(std::string(kDe) + " --checkpoint " + p("de.h5")).exit_code, 0);
+  const Outcome inspected = chainsaw("inspect " + p("de.h5"));
+  EXPECT_NE(inspected.out.find("algorithm         de\n"), std::string::npos) << inspected.out;
   set_string_attribute(p("de.h5"), "written_at", "1999-01-01T00:00:00Z");
   expect_one_line_error(chainsaw("resume " + p("de.h5")), "fail their checksum");
 }

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <thread>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "io/version.hpp"
 
 namespace chainsaw {
 namespace {
@@ -126,7 +128,8 @@ TEST_F(CheckpointCli, InspectPrintsTheSummary) {
             0);
   const Outcome o = chainsaw("inspect " + p("a.h5"));
   ASSERT_EQ(o.exit_code, 0) << o.err;
-  for (const char* field : {"layout version    3", "function          rastrigin",
+  for (const char* field : {"layout version    4", "algorithm         ma-sw-chains",
+                            "function          rastrigin",
                             "dim               2000", "evaluations done  1500 of a budget of 1500",
                             "backend           cpu", "best fitness"})
     EXPECT_NE(o.out.find(field), std::string::npos) << field << " not in\n" << o.out;
@@ -192,16 +195,14 @@ TEST_F(CheckpointCli, SigkillDuringAWriteLeavesThePreviousCheckpoint) {
             done + 100);
 }
 
-// A version 1 checkpoint, as chainsaw wrote them before the instance was embedded: the same file
-// without /instance and with format_version = 1.
-void make_version_1(const std::string& path) {
+// The file's format_version attribute set to `version` (the summary checksum then fails too, but
+// the version is read first and named).
+void set_format_version(const std::string& path, std::int64_t version) {
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   ASSERT_GE(file, 0);
-  EXPECT_GE(H5Ldelete(file, "instance", H5P_DEFAULT), 0);
-  const hid_t version = H5Aopen(file, "format_version", H5P_DEFAULT);
-  const std::int64_t one = 1;
-  EXPECT_GE(H5Awrite(version, H5T_NATIVE_INT64, &one), 0);
-  H5Aclose(version);
+  const hid_t attribute = H5Aopen(file, "format_version", H5P_DEFAULT);
+  EXPECT_GE(H5Awrite(attribute, H5T_NATIVE_INT64, &version), 0);
+  H5Aclose(attribute);
   H5Fclose(file);
 }
 
@@ -248,40 +249,36 @@ TEST_F(CheckpointCli, Cec2010CheckpointEmbedsTheInstance) {
   EXPECT_EQ(best_of(p("whole.json")), best_of(p("from_checkpoint.json")));
 }
 
-// Version 1 checkpoints still resume: their instance is read from the recorded path again (it
-// cannot be checked: version 1 records nothing of its contents), and a missing file is one line.
-TEST_F(CheckpointCli, Version1CheckpointsReadTheInstanceFileAgain) {
-  const std::string inst = p("inst.txt");
-  {
-    std::ofstream f(inst);
-    f << "shift";
-    for (int j = 0; j < 1000; ++j) f << ' ' << (j % 9) - 4;
+// Files of the format versions before 4 (and after) are refused in one line that names their
+// version and the chainsaw that wrote them (the one that reads them). v3-ma-sw-chains.h5 is a version 3 file
+// as chainsaw 0.7.0 wrote it (rastrigin, D = 10, 300 evaluations, seed 1).
+TEST_F(CheckpointCli, OlderFormatVersionsAreRefusedByName) {
+  const std::string v3 = p("v3.h5");
+  fs::copy_file(std::string(CHAINSAW_TEST_DATA) + "/checkpoints/v3-ma-sw-chains.h5", v3);
+  const std::string before = read_file(v3);
+  for (const std::string& command :
+       {"resume " + v3 + " -q --checkpoint " + p("new.h5"), "inspect " + v3}) {
+    expect_one_line_error(chainsaw(command),
+                          "checkpoint " + v3 + ": format version 3 (written by chainsaw 0.7.0); "
+                          "this chainsaw reads format version 4 only: resume it with the "
+                          "chainsaw that wrote it");
   }
-  const std::string run =
-      "run --function cec2010-f12 --dim 1000 --seed 3 --backend cpu -q --instance " + inst;
-  ASSERT_EQ(chainsaw(run + " --evals 3000 -o " + p("whole.json")).exit_code, 0);
-  ASSERT_EQ(chainsaw(run + " --evals 1300 --checkpoint " + p("v1.h5") + " -o " + p("part.json"))
+  EXPECT_EQ(before, read_file(v3)) << "the file was modified";
+  EXPECT_FALSE(fs::exists(p("new.h5")));
+
+  // A version 1 file and one from a later chainsaw (version 5) are named alike.
+  ASSERT_EQ(chainsaw(std::string(kRun) + " --evals 300 --checkpoint " + p("v1.h5") + " -o " +
+                     p("v1.json"))
                 .exit_code,
             0);
-  make_version_1(p("v1.h5"));
-  const Outcome inspect = chainsaw("inspect " + p("v1.h5"));
-  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
-  EXPECT_NE(inspect.out.find("layout version    1"), std::string::npos) << inspect.out;
-  EXPECT_NE(inspect.out.find("instance          " + inst + " (not embedded"), std::string::npos)
-      << inspect.out;
-  const Outcome resumed = chainsaw("resume " + p("v1.h5") + " --evals 3000 -q --checkpoint " +
-                                   p("v2.h5") + " -o " + p("resumed.json"));
-  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  EXPECT_EQ(best_of(p("whole.json")), best_of(p("resumed.json")));
-  // What the resumed run writes is the current version, with the instance inside.
-  const Outcome rewritten = chainsaw("inspect " + p("v2.h5"));
-  EXPECT_NE(rewritten.out.find("layout version    3"), std::string::npos) << rewritten.out;
-  EXPECT_NE(rewritten.out.find("embedded (read from --instance " + inst + ")"), std::string::npos)
-      << rewritten.out;
-
-  fs::remove(inst);
-  expect_one_line_error(chainsaw("resume " + p("v1.h5") + " -q --checkpoint " + p("v3.h5")),
-                        "--instance = " + inst + ": cannot be opened");
+  fs::copy_file(p("v1.h5"), p("v5.h5"));
+  set_format_version(p("v1.h5"), 1);
+  set_format_version(p("v5.h5"), 5);
+  expect_one_line_error(chainsaw("resume " + p("v1.h5") + " -q"),
+                        "format version 1 (written by chainsaw");
+  expect_one_line_error(chainsaw("inspect " + p("v5.h5")),
+                        "format version 5 (written by chainsaw " + std::string(kVersion) +
+                            "); this chainsaw reads format version 4 only");
 }
 
 // The embedded instance is checked as an instance file is: a version 2 checkpoint without it,
@@ -345,7 +342,7 @@ TEST_F(DamagedCheckpoint, FlippedBytesInTheGenes) {
   hsize_t size = 0;
   {
     const hid_t file = H5Fopen(p("flipped.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    const hid_t genes = H5Dopen2(file, "/population/genes", H5P_DEFAULT);
+    const hid_t genes = H5Dopen2(file, "/algorithm/genes", H5P_DEFAULT);
     const hid_t space = H5Dget_space(genes);
     hsize_t offset[2];
     unsigned filter_mask = 0;
@@ -358,8 +355,50 @@ TEST_F(DamagedCheckpoint, FlippedBytesInTheGenes) {
   test::flip_byte(p("flipped.h5"), address + size / 2, 0x5a);
   // inspect reads no dataset, so only resume can notice.
   const std::string before = read_file(p("flipped.h5"));
-  expect_one_line_error(chainsaw("resume " + p("flipped.h5") + " -q"), "population/genes");
+  expect_one_line_error(chainsaw("resume " + p("flipped.h5") + " -q"), "algorithm/genes");
   EXPECT_EQ(before, read_file(p("flipped.h5")));
+}
+
+// The named arrays under /algorithm are checked by name, shape and content before any is
+// restored: slots out of fitness order, a missing array, an array of another length.
+TEST_F(DamagedCheckpoint, ArraysOutOfOrderMissingOrResizedAreRefused) {
+  const auto edited = [&](const std::string& name, const std::function<void(hid_t)>& edit) {
+    fs::copy_file(p("good.h5"), p(name));
+    const hid_t file = H5Fopen(p(name).c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    EXPECT_GE(file, 0);
+    edit(file);
+    H5Fclose(file);
+    return p(name);
+  };
+  const std::string swapped = edited("swapped.h5", [](hid_t file) {
+    const hid_t order = H5Dopen2(file, "algorithm/order", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(order);
+    std::vector<std::int32_t> slots(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+    H5Sclose(space);
+    ASSERT_GE(H5Dread(order, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, slots.data()), 0);
+    std::swap(slots[0], slots[1]);
+    ASSERT_GE(H5Dwrite(order, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, slots.data()), 0);
+    H5Dclose(order);
+  });
+  expect_one_line_error(chainsaw("resume " + swapped + " -q"),
+                        "algorithm/order is not the fitness order of the slots");
+  const std::string missing = edited("missing.h5", [](hid_t file) {
+    ASSERT_GE(H5Ldelete(file, "algorithm/bias", H5P_DEFAULT), 0);
+  });
+  expect_one_line_error(chainsaw("resume " + missing + " -q"), "dataset algorithm/bias");
+  const std::string resized = edited("resized.h5", [](hid_t file) {
+    ASSERT_GE(H5Ldelete(file, "algorithm/fitness", H5P_DEFAULT), 0);
+    const hsize_t three[1] = {3};
+    const hid_t space = H5Screate_simple(1, three, nullptr);
+    const hid_t data = H5Dcreate2(file, "algorithm/fitness", H5T_NATIVE_DOUBLE, space,
+                                  H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const double values[3] = {1.0, 2.0, 3.0};
+    EXPECT_GE(H5Dwrite(data, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), 0);
+    H5Dclose(data);
+    H5Sclose(space);
+  });
+  expect_one_line_error(chainsaw("resume " + resized + " -q"),
+                        "dataset algorithm/fitness does not hold 70 values");
 }
 
 TEST_F(DamagedCheckpoint, ForeignHdf5File) {

@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "fitness/host_fitness.hpp"
 #include "gpu_test_support.hpp"
-#include "io/checkpoint/algorithm_checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
 #include "io/instance_file.hpp"
 #include "temp_dir_test.hpp"
@@ -130,7 +130,7 @@ TEST_P(CudaAlgorithms, CheckpointResumeIsBitExact) {
   Config longer = shorter;
   longer.max_evaluations = 20000;
   const auto resumed = make_population_algorithm(longer, problem, Backend::kCuda);
-  load_algorithm_checkpoint(path, *resumed);
+  load_checkpoint(path, *resumed);
   const RunResult r = resumed->run();
   const GpuRun fresh = run_on(Backend::kCuda, longer);
   EXPECT_EQ(r.best_fitness, fresh.result.best_fitness);

@@ -19,7 +19,7 @@
 #include "cli_support.hpp"
 #include "core/algorithms/sep_cma_es.hpp"
 #include "core/error.hpp"
-#include "io/checkpoint/algorithm_checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
 #include "io/instance_file.hpp"
 #include "temp_dir_test.hpp"
@@ -296,9 +296,9 @@ TEST_F(SepCmaCheckpoint, ResumeAfterARestartIsBitExact) {
   }
   Config longer = shorter;
   longer.max_evaluations = 20000;
-  EXPECT_EQ(checkpoint_algorithm(path), "sep-cma-es");
+  EXPECT_EQ(inspect_checkpoint(path).algorithm, "sep-cma-es");
   const auto resumed = make_population_algorithm(longer, problem, Backend::kCpu);
-  load_algorithm_checkpoint(path, *resumed);
+  load_checkpoint(path, *resumed);
   EXPECT_LE(resumed->counters().evaluations, 9001);
   EXPECT_GT(resumed->population_size(), shorter.cma_initial_lambda());
   const RunResult r = resumed->run();

@@ -13,7 +13,7 @@
 #include "core/algorithms/shade.hpp"
 #include "core/algorithms/shade_ils.hpp"
 #include "core/error.hpp"
-#include "io/checkpoint/algorithm_checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
 #include "io/instance_file.hpp"
 #include "localsearch/lbfgsb.hpp"
@@ -422,14 +422,14 @@ TEST_P(ShadeFamily, ResumeMidRunIsBitExact) {
     int units = 0;
     algorithm->run({}, [&](Algorithm& a) {
       if (++units < 8) return true;
-      write_algorithm_checkpoint("--checkpoint", path, dynamic_cast<PopulationAlgorithm&>(a),
+      write_checkpoint("--checkpoint", path, dynamic_cast<PopulationAlgorithm&>(a),
                                  Backend::kCpu, "test");
       return false;
     });
     ASSERT_LT(algorithm->counters().evaluations, 9000);
   }
   const auto resumed = make_population_algorithm(c, problem, Backend::kCpu);
-  load_algorithm_checkpoint(path, *resumed);
+  load_checkpoint(path, *resumed);
   const RunResult r = resumed->run();
   std::vector<real_t> fresh_best;
   const RunResult fresh = run_with_threads(c, 2, &fresh_best);
@@ -456,7 +456,7 @@ TEST_P(ShadeFamily, ResumeWithALargerBudgetIsBitExact) {
   Config longer = shorter;
   longer.max_evaluations = 8000;
   const auto resumed = make_population_algorithm(longer, problem, Backend::kCpu);
-  load_algorithm_checkpoint(path, *resumed);
+  load_checkpoint(path, *resumed);
   EXPECT_LE(resumed->counters().evaluations, 3777);
   const RunResult r = resumed->run();
   std::vector<real_t> fresh_best;

@@ -312,8 +312,8 @@ TEST_F(ShardCheckpoint, TwoRanksWriteTheOneRankFile) {
   const std::string one = path_in_dir("one.h5"), two = path_in_dir("two.h5");
   checkpoint_at(c, 0, one, test::stop_inside_chain(500));
   checkpoint_at(c, 2, two, test::stop_inside_chain(500));
-  for (const char* name : {"population/genes", "population/bias", "population/fitness",
-                           "population/order", "population/chain_rho", "rng/engine"}) {
+  for (const char* name : {"algorithm/genes", "algorithm/bias", "algorithm/fitness",
+                           "algorithm/order", "algorithm/chain_rho", "algorithm/rng"}) {
     SCOPED_TRACE(name);
     EXPECT_EQ(dataset_bytes(one, name), dataset_bytes(two, name));
   }
@@ -346,7 +346,7 @@ TEST_F(ShardCheckpoint, BlocksAcrossSlicesWriteAndReadTheOneRankFile) {
   const auto at_end = [](const MaSwChains& a) { return a.initialized(); };
   checkpoint_at(c, 0, one, at_end);
   checkpoint_at(c, 3, three, at_end);
-  EXPECT_EQ(dataset_bytes(one, "population/genes"), dataset_bytes(three, "population/genes"));
+  EXPECT_EQ(dataset_bytes(one, "algorithm/genes"), dataset_bytes(three, "algorithm/genes"));
   // Loaded on 2 ranks, written again on 2: still the same file content.
   const std::string again = path_in_dir("again.h5");
   const CheckpointHeader header = read_checkpoint_header(three);
@@ -357,7 +357,7 @@ TEST_F(ShardCheckpoint, BlocksAcrossSlicesWriteAndReadTheOneRankFile) {
     load_checkpoint(three, algorithm);
     write_checkpoint("--checkpoint", again, algorithm, Backend::kCpu, "test");
   });
-  EXPECT_EQ(dataset_bytes(one, "population/genes"), dataset_bytes(again, "population/genes"));
+  EXPECT_EQ(dataset_bytes(one, "algorithm/genes"), dataset_bytes(again, "algorithm/genes"));
 }
 
 TEST_F(ShardCheckpoint, AWriteThatFailsOnRankZeroFailsOnEveryRankAndRankZeroReportsIt) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "io/checkpoint/run_checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 
 namespace chainsaw {
 
@@ -87,7 +87,7 @@ void AskTell::park(Algorithm& algorithm) {
     });
     if (save_path_.empty()) return;  // resumed by ask(), or abandoned (stop_requested says so)
     try {
-      write_run_checkpoint("save", save_path_, algorithm, Backend::kCpu, "save");
+      write_checkpoint("save", save_path_, algorithm, Backend::kCpu, "save");
     } catch (...) {
       save_error_ = std::current_exception();
     }

@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 #include "fitness/problem.hpp"
-#include "io/checkpoint/run_checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/cli/profile_report.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
@@ -157,7 +157,7 @@ Result optimize(const BatchObjective& objective, const Options& options) {
     backend = choose_backend(config.backend, objective);
     if (objective.host) backend = cpu_only_algorithms(config, backend);
   } else {
-    const CheckpointHeader header = read_run_checkpoint_header(options.resume_from);
+    const CheckpointHeader header = read_checkpoint_header(options.resume_from);
     const std::string where = "Options::resume_from = " + options.resume_from + ": ";
     if (header.config.function != config.function)
       throw UserError(where + "the checkpoint holds a run on '" + header.config.function +
@@ -186,7 +186,7 @@ Result optimize(const Options& options) {
     const Problem problem = make_problem(config);
     return run_problem(config, problem, backend, options, out);
   }
-  const CheckpointHeader header = read_run_checkpoint_header(options.resume_from);
+  const CheckpointHeader header = read_checkpoint_header(options.resume_from);
   if (is_user_objective_name(header.config.function))
     throw UserError("Options::resume_from = " + options.resume_from +
                     ": the checkpoint holds a run on the user objective '" +

@@ -43,7 +43,7 @@ struct Options : Config {
   // is then that of the evaluations done, with Result::stopped set. Empty: never stops.
   std::function<bool()> stop_requested;
   // Called on the host loop's thread at every safe point, before stop_requested, with the
-  // algorithm between two units (write_run_checkpoint may save it there). Empty: nothing.
+  // algorithm between two units (write_checkpoint may save it there). Empty: nothing.
   std::function<void(Algorithm&)> at_safe_point;
   // As --profile: time every engine pass; Result::json's `profile` holds the buckets.
   bool profile = false;

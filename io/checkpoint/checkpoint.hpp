@@ -1,10 +1,9 @@
-// HDF5 checkpoints of a run (docs/checkpoints.md documents the layout):
+// HDF5 checkpoints of a run of any algorithm: one writer (checkpoint_writer.cpp) and one reader
+// (checkpoint_reader.cpp) of one layout (docs/checkpoints.md):
 //   /                      attributes: a summary for `chainsaw inspect`, h5dump and h5py
-//   /run/state             the Config, counters, timers, host RNG and loop position (JSON text)
-//   /population/genes      capacity x D genes, streamed in blocks of at most kBlockGenes
-//   /population/bias       capacity x D Solis-Wets bias vectors
-//   /population/fitness, order, chain_*   the host's per-slot records
-//   /rng/engine            the backend's generator state (cuRAND XORWOW states on the GPU)
+//   /run/state             the Config and the algorithm's counters and loop state (JSON text)
+//   /algorithm/<name>      the algorithm's arrays (saved_state.hpp): MA-SW-Chains' population
+//                          streamed out of its engine in blocks, the others' AlgorithmState
 //   /instance              CEC 2010 only: o, P, M (io/instance_file.hpp's layout), so that a
 //                          resume needs no instance file and cannot meet a changed one
 // Every dataset is chunked with HDF5's Fletcher-32 checksum. A checkpoint is written to a
@@ -19,15 +18,14 @@
 
 #include "core/config.hpp"
 #include "core/distributed/islands.hpp"
-#include "core/algorithms/ma_sw_chains.hpp"
+#include "core/algorithms/algorithm.hpp"
 #include "io/results/output_file.hpp"
 
 namespace chainsaw {
 
-// Version 3 adds the summary attributes' checksum and the `algorithm` attribute of every file;
-// version 2 embeds the CEC 2010 instance; version 1 files (the --instance path only) are read.
-constexpr std::int64_t kCheckpointFormatVersion = 3;
-constexpr std::int64_t kCheckpointOldestReadableVersion = 1;
+// Version 4 puts every algorithm's arrays under /algorithm; files of versions 1 to 3 are refused
+// with one line naming their version and the chainsaw that wrote them.
+constexpr std::int64_t kCheckpointFormatVersion = 4;
 
 // What `chainsaw inspect` prints: the root attributes, no dataset is read.
 struct CheckpointSummary {
@@ -43,24 +41,25 @@ struct CheckpointSummary {
   std::int64_t evaluations = 0;
   std::int64_t budget = 0;
   double best_fitness = 0.0;
-  std::string algorithm;  // ma-sw-chains for a file without the attribute (version 2 and older)
-  // CEC 2010: where the instance is ("embedded (generated from problem seed 3)", or a version 1
-  // file's "FILE, not embedded"); empty for the paper's functions.
+  std::string algorithm;
+  // CEC 2010: where the instance is ("embedded (generated from problem seed 3)"); empty for the
+  // paper's functions.
   std::string instance;
 };
 
 // Writes the state of `algorithm` (between two units) crash-safely to `path`. Throws UserError
 // naming `flag` and `path` when it cannot; `path` then still holds the previous checkpoint.
-// `islands`: an island's migration record (--distribute islands), kept in run/state.
-// A sharded engine's (--distribute shard): collective, one ordinary file written by rank 0 from
-// the slices all ranks send it; a failure on rank 0 throws AgreedFailure on every rank.
-void write_checkpoint(const std::string& flag, const std::string& path, MaSwChains& algorithm,
+// `islands`: an island's migration record (MA-SW-Chains under --distribute islands), kept in
+// run/state. A sharded engine's (--distribute shard): collective, one ordinary file written by
+// rank 0 from the slices all ranks send it; a failure on rank 0 throws AgreedFailure on every
+// rank.
+void write_checkpoint(const std::string& flag, const std::string& path, Algorithm& algorithm,
                       Backend backend, const std::string& reason,
                       const IslandState* islands = nullptr);
 // The same, up to the rename: the ranks of an islands run stage their files, agree that all
 // succeeded, and only then commit them. Not for a sharded engine (write_checkpoint is).
 StagedFile stage_checkpoint(const std::string& flag, const std::string& path,
-                            MaSwChains& algorithm, Backend backend, const std::string& reason,
+                            Algorithm& algorithm, Backend backend, const std::string& reason,
                             const IslandState* islands = nullptr);
 
 // Island r's file of an islands run checkpointing to `path`: run.h5 -> run.island<r>.h5 (each
@@ -68,10 +67,8 @@ StagedFile stage_checkpoint(const std::string& flag, const std::string& path,
 std::string island_checkpoint_path(const std::string& path, int rank);
 
 // Reads the summary and verifies its checksum; throws UserError for a file that is not a
-// chainsaw checkpoint or whose summary was changed.
+// chainsaw checkpoint of this format version or whose summary was changed.
 CheckpointSummary inspect_checkpoint(const std::string& path);
-// The summary as stored, unverified: for a reader that first checks it against /run/state.
-CheckpointSummary read_checkpoint_summary(const std::string& path);
 
 // Everything a resume needs before it builds the engine: the run's Config (its budget as
 // recorded), the backend it ran on and the CEC 2010 instance it embeds. Validates the whole
@@ -81,24 +78,23 @@ struct CheckpointHeader {
   CheckpointSummary summary;
   Config config;
   Backend backend = Backend::kCpu;
-  // Null for the paper's functions and for version 1 files, whose instance is generated from
-  // the problem seed or read from config.instance again.
+  // Null for the paper's functions.
   std::shared_ptr<const CecInstance> instance;
   // An island of a --distribute islands run: its rank, the job's size, its migration record.
   std::optional<IslandState> islands;
 };
 CheckpointHeader read_checkpoint_header(const std::string& path);
 
-// The problem a resume runs on: the embedded instance, or for a version 1 file the one
-// config.instance or the problem seed gives.
+// The problem a resume runs on, with the embedded instance.
 Problem checkpoint_problem(const CheckpointHeader& header);
 
-// Restores population, loop state, engine arrays and RNG into `algorithm`, which must have been
-// built from the header's Config (a larger budget allowed) and problem. Every dataset's checksum
-// is verified on the way. Throws UserError for a damaged or mismatching file; the file is only
-// read. A sharded engine reads only its slice, so a checkpoint resumes on any number of ranks;
-// not collective, and a damaged block may lie in one rank's slice only: a distributed caller
-// runs it inside agree() (core/distributed/agreement.hpp).
-void load_checkpoint(const std::string& path, MaSwChains& algorithm);
+// Restores the algorithm's state (MA-SW-Chains: population, loop state, engine arrays and RNG)
+// into `algorithm`, which must have been built from the header's Config (a larger budget
+// allowed) and problem. Every dataset's checksum is verified on the way. Throws UserError for a
+// damaged or mismatching file; the file is only read. A sharded engine reads only its slice, so
+// a checkpoint resumes on any number of ranks; not collective, and a damaged block may lie in
+// one rank's slice only: a distributed caller runs it inside agree()
+// (core/distributed/agreement.hpp).
+void load_checkpoint(const std::string& path, Algorithm& algorithm);
 
 }  // namespace chainsaw

@@ -1,6 +1,6 @@
-// What every checkpoint file shares, whatever algorithm wrote it (io/checkpoint/checkpoint.cpp for
-// MA-SW-Chains, io/checkpoint/algorithm_checkpoint.cpp for the population algorithms): the format's
-// name, the genes' type, and the root attributes that `chainsaw inspect` and h5dump read.
+// The root of every checkpoint file (io/checkpoint/checkpoint_writer.cpp writes it,
+// checkpoint_reader.cpp reads it): the format's name, the genes' type, and the summary
+// attributes that `chainsaw inspect` and h5dump read, with their checksum.
 #pragma once
 
 #include <chrono>
@@ -43,6 +43,7 @@ inline void write_root_attributes(hid_t root, const std::string& reason, Backend
                                   const Config& config, std::int64_t capacity,
                                   std::int64_t evaluations, double best_fitness,
                                   std::int64_t format_version) {
+  // The attributes' order is the summary's (summary_text reads them by name).
   h5::write_attribute(root, "format", std::string(kFormat));
   h5::write_attribute(root, "format_version", format_version);
   h5::write_attribute(root, "chainsaw_version", std::string(kVersion));
@@ -88,16 +89,13 @@ inline std::string summary_checksum(hid_t root) {
   return fmt::format("{:016x}", hash);
 }
 
-// Written after every other root attribute (format version 3 on).
+// Written after every other root attribute.
 inline void write_summary_checksum(hid_t root) {
   h5::write_attribute(root, "summary_checksum", summary_checksum(root));
 }
 
-// Throws UserError unless the file's summary attributes match their checksum; files of format
-// version 2 and older have none (their summary is checked against /run/state instead).
-inline void verify_summary_checksum(const std::string& path, hid_t root,
-                                    std::int64_t format_version) {
-  if (format_version < 3) return;
+// Throws UserError unless the file's summary attributes match their checksum.
+inline void verify_summary_checksum(const std::string& path, hid_t root) {
   try {
     if (!h5::has_attribute(root, "summary_checksum"))
       damaged(path, "has no summary_checksum attribute");

@@ -7,7 +7,7 @@
 
 #include "core/distributed/agreement.hpp"
 #include "core/error.hpp"
-#include "io/checkpoint/run_checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 
 namespace chainsaw {
 
@@ -80,13 +80,13 @@ void CheckpointSchedule::write(Algorithm& algorithm, const char* reason) {
     const IslandState* islands = islands_ ? &islands_->state() : nullptr;
     if (!comm_ || !islands_) {
       // One process, or a sharded run's one file: the writer agrees across the ranks.
-      write_run_checkpoint(flag_, path_, algorithm, backend_, reason, islands);
+      write_checkpoint(flag_, path_, algorithm, backend_, reason, islands);
     } else {
       // A failed write on one rank leaves every rank's last good file in place: the set stays
       // one consistent point of the run.
       std::optional<StagedFile> staged;
       agree(*comm_, [&] {
-        staged.emplace(stage_run_checkpoint(flag_, path_, algorithm, backend_, reason, islands));
+        staged.emplace(stage_checkpoint(flag_, path_, algorithm, backend_, reason, islands));
       });
       agree(*comm_, [&] { staged->commit(); });
     }

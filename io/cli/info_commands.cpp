@@ -18,6 +18,7 @@ int inspect_command(const std::string& file) {
   std::printf(
       "checkpoint %s\n"
       "  layout version    %lld (chainsaw %s)\n"
+      "  algorithm         %s\n"
       "  written           %s (%s)\n"
       "  function          %s\n"
       "  dim               %lld\n"
@@ -27,7 +28,7 @@ int inspect_command(const std::string& file) {
       "  best fitness      %.17g\n"
       "%s",
       file.c_str(), static_cast<long long>(s.format_version), s.chainsaw_version.c_str(),
-      s.written_at.c_str(), s.reason.c_str(), s.function.c_str(), static_cast<long long>(s.dim),
+      s.algorithm.c_str(), s.written_at.c_str(), s.reason.c_str(), s.function.c_str(), static_cast<long long>(s.dim),
       static_cast<long long>(s.capacity), s.backend.c_str(), s.genes_type.c_str(),
       static_cast<long long>(s.evaluations), static_cast<long long>(s.budget), s.best_fitness,
       s.instance.empty() ? "" : ("  instance          " + s.instance + "\n").c_str());

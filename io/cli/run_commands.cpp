@@ -18,7 +18,7 @@
 #include "core/error.hpp"
 #include "fitness/problem.hpp"
 #include "io/instance_file.hpp"
-#include "io/checkpoint/run_checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/cli/memory_check.hpp"
 #include "io/cli/profile_report.hpp"
 #include "io/results/output_file.hpp"
@@ -232,7 +232,7 @@ int resume_command(ResumeOptions& r, const Ranks& ranks) {
   RunEnvironment env;
   if (r.run.checkpoint.empty()) r.run.checkpoint = r.file;
   ranks.agree([&] {
-    header = read_run_checkpoint_header(file);
+    header = read_checkpoint_header(file);
     config = header.config;
     if (ranks.comm && config.algorithm != AlgorithmKind::kMaSwChains)
       throw UserError("checkpoint " + file + ": only MA-SW-Chains runs resume distributed");
@@ -365,7 +365,7 @@ ResumeRequest parse_resume_request(const std::vector<std::string>& args) {
                                 distribute_name(r.distribute)));
   if (r.run.checkpoint.empty()) r.run.checkpoint = r.file;
   const std::string& file = r.file;
-  const CheckpointHeader header = read_run_checkpoint_header(file);
+  const CheckpointHeader header = read_checkpoint_header(file);
   Config config = header.config;
   if (is_user_objective_name(config.function))
     throw UserError(fmt::format(

@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 #include "io/checkpoint/checkpoint_lock.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
-#include "io/checkpoint/run_checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/cli/progress.hpp"
 #include "io/run/stop_signals.hpp"
 
@@ -86,7 +86,7 @@ DrivenRun drive_run(const Config& config, Backend backend,
     if (ranks.islands()) algorithm->disable_stop_rule();  // the islands end together
     if (!o.resume_from.empty()) {
       ScopedBucket timer(buckets, Bucket::kCheckpointIo);
-      load_run_checkpoint(o.resume_from, *algorithm);
+      load_checkpoint(o.resume_from, *algorithm);
     }
   });
   std::optional<Islands> islands;

@@ -20,7 +20,7 @@
 #include "core/gpu/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
 #include "core/error.hpp"
-#include "io/checkpoint/run_checkpoint.hpp"
+#include "io/checkpoint/checkpoint.hpp"
 #include "io/cli/memory_check.hpp"
 #include "io/instance_file.hpp"
 #include "io/results/output_file.hpp"
@@ -83,7 +83,7 @@ bool run_one(const Study& s, const StudyRun& run, const std::function<bool()>& s
   std::function<Problem()> make = [&run] { return make_problem(run.config); };
   CheckpointHeader header;
   if (fs::exists(checkpoint)) {
-    header = read_run_checkpoint_header(checkpoint);
+    header = read_checkpoint_header(checkpoint);
     if (run_key(run_key_json(header.config, header.backend)) != run.key)
       throw UserError(checkpoint + ": the checkpoint of another configuration (delete it)");
     d.resume_from = checkpoint;

@@ -288,6 +288,7 @@ py::dict inspect(const std::string& path) {
   d["path"] = path;
   d["format_version"] = s.format_version;
   d["chainsaw_version"] = s.chainsaw_version;
+  d["algorithm"] = s.algorithm;
   d["written_at"] = s.written_at;
   d["reason"] = s.reason;
   d["backend"] = s.backend;

@@ -223,6 +223,7 @@ def test_checkpoint_then_resume_continues_exactly(tmp_path, cli):
     assert part.nfev == 1500 and part.checkpoint == str(ck)
     info = chainsaw.inspect(ck)
     assert info["evaluations"] == 1500 and info["function"] == "rastrigin" and info["dim"] == 2000
+    assert info["algorithm"] == "ma-sw-chains" and info["format_version"] == 4
     resumed = chainsaw.resume(ck, evals=3000, checkpoint=tmp_path / "next.h5")
     assert resumed.fun == whole.fun and np.array_equal(resumed.x, whole.x)
     assert resumed.evaluations == whole.evaluations
