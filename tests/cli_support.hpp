@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -90,6 +91,21 @@ class CliTest : public TempDirTest {
   // `chainsaw run <args>` of MA-SW-Chains and of DE with one and with two OpenMP threads: the
   // same run (expect_same_run_result, below).
   void expect_runs_independent_of_threads(const std::string& args);
+
+  // DE's initial population (40 individuals, nothing selected yet) of `chainsaw run <args>` on
+  // the CPU and on the GPU, which draw the same genes and evaluate them with the same code: the
+  // same best to round-off. For a GPU test.
+  void expect_gpu_initial_best_is_the_cpus(const std::string& args) {
+    std::vector<double> best;
+    for (const std::string backend : {"cpu", "cuda"}) {
+      const std::string out = out_path(backend + ".json");
+      const Outcome o = chainsaw("run --algorithm de --de-np 40 --evals 40 " + args +
+                                 " --backend " + backend + " -q --output '" + out + "'");
+      ASSERT_EQ(o.exit_code, 0) << o.err;
+      best.push_back(nlohmann::json::parse(read_file(out)).at("best_fitness").get<double>());
+    }
+    EXPECT_NEAR(best[1], best[0], 1e-11 * std::fabs(best[0]));
+  }
 };
 
 // The binary as the ranks of one MPI job (CHAINSAW_MPIEXEC, set by tests/CMakeLists.txt when

@@ -29,7 +29,7 @@
 #include "io/instance_file.hpp"
 
 #if defined(CHAINSAW_CUDA)
-#include "core/gpu/device_buffer.hpp"
+#include "device_batch_support.hpp"
 #include "gpu_test_support.hpp"
 #endif
 
@@ -644,6 +644,61 @@ TEST_F(Cec2013Cli, TheSameSeedGivesTheSameRunForAnyThreadCount) {
   expect_runs_independent_of_threads("--function cec2013-f3 --dim 9000 --evals 2500");
   expect_runs_independent_of_threads("--function cec2013-f10 --dim 2000 --evals 2500");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The GPU: the same values as the host to round-off, for every function, on the official data
+// and on generated instances of many groups and rest chunks.
+
+#if defined(CHAINSAW_CUDA)
+TEST(Cec2013Gpu, DeviceValuesEqualTheHostsOnTheOfficialData) {
+  REQUIRE_GPU();
+  for (int n = 1; n <= kCec2013Functions; ++n) {
+    const Problem p = official(n);
+    std::vector<std::vector<double>> points;
+    for (int k = 0; k < 4; ++k) points.push_back(reference_point(p, k));
+    test::expect_device_batch_equals_host(p, points);
+  }
+}
+
+TEST(Cec2013Gpu, DeviceValuesEqualTheHostsOnLargeGeneratedInstances) {
+  REQUIRE_GPU();
+  for (int n = 1; n <= kCec2013Functions; ++n) {
+    const Cec2013Layout layout = cec2013_spec(n).layout;
+    const Dim dim = cec2013_overlaps(layout) ? 90005 : layout == Cec2013Layout::kWhole ? 100003
+                                                                                       : 100000;
+    const Problem p = Problem::make(name_of(n), dim, 60 + n);
+    auto points = test_points(p, 19 + n);
+    // More rows than one tile of the group pass holds.
+    for (int k = 0; k < 14; ++k) points.push_back(points[static_cast<size_t>(k % 4)]);
+    test::expect_device_batch_equals_host(p, points);
+  }
+}
+
+class Cec2013GpuCli : public CliTest {};
+
+TEST_F(Cec2013GpuCli, MaSwChainsAndDifferentialEvolutionRunOnTheGpu) {
+  REQUIRE_GPU();
+  for (const char* algorithm : {"ma-sw-chains", "de"}) {
+    for (int n : {3, 8, 14}) {
+      const std::string out = out_path(std::string(algorithm) + name_of(n) + ".json");
+      const Outcome o = chainsaw(std::string("run --algorithm ") + algorithm + " --function " +
+                                 name_of(n) + " --dim " + std::to_string(official_dim(n)) +
+                                 " --evals 6000 --backend cuda -q --instance '" + kOfficial +
+                                 "' --output '" + out + "'");
+      ASSERT_EQ(o.exit_code, 0) << o.err;
+      const auto result = nlohmann::json::parse(test::read_file(out));
+      EXPECT_GT(result.at("best_fitness").get<double>(), 0.0);
+      EXPECT_EQ(result.at("distance_to_optimum").is_null(), n == 14) << algorithm << n;
+    }
+  }
+}
+
+// The GPU evaluates the same initial population as the CPU (DE's, drawn alike).
+TEST_F(Cec2013GpuCli, TheGpuInitialPopulationIsTheCpus) {
+  REQUIRE_GPU();
+  expect_gpu_initial_best_is_the_cpus("--function cec2013-f6 --dim 2000");
+}
+#endif
 
 }  // namespace
 }  // namespace chainsaw

@@ -21,7 +21,7 @@
 #include "io/instance_file.hpp"
 
 #if defined(CHAINSAW_CUDA)
-#include "core/gpu/device_buffer.hpp"
+#include "device_batch_support.hpp"
 #include "gpu_test_support.hpp"
 #endif
 
@@ -477,24 +477,7 @@ TEST(JanssenGpu, DeviceValuesEqualTheHostsToRoundOff) {
   for (int n = 1; n <= 10; ++n) {
     for (Dim dim : {10, 30, 50, 100}) {
       const Problem p = Problem::make(name_of(n), dim, 40 + n);
-      std::vector<std::vector<double>> points = test_points(*p.janssen, 5 + n);
-      const int rows = static_cast<int>(points.size());
-      const Dim pitch = dim + 3;
-      std::vector<real_t> genes(static_cast<size_t>(rows * pitch), real_t{0});
-      for (int r = 0; r < rows; ++r)
-        std::copy(points[r].begin(), points[r].end(), genes.begin() + r * pitch);
-      DeviceBuffer<real_t> d_genes(genes.size());
-      DeviceBuffer<double> d_out(static_cast<size_t>(rows));
-      ASSERT_EQ(cudaMemcpy(d_genes.data(), genes.data(), d_genes.bytes(), cudaMemcpyHostToDevice),
-                cudaSuccess);
-      p.external->device(d_genes.data(), pitch, rows, dim, d_out.data(), nullptr);
-      std::vector<double> gpu(static_cast<size_t>(rows)), host(static_cast<size_t>(rows));
-      ASSERT_EQ(cudaMemcpy(gpu.data(), d_out.data(), d_out.bytes(), cudaMemcpyDeviceToHost),
-                cudaSuccess);
-      p.external->host(genes.data(), pitch, rows, dim, host.data());
-      for (int r = 0; r < rows; ++r)
-        EXPECT_NEAR(gpu[r], host[r], 1e-11 * std::fabs(host[r]))
-            << name_of(n) << " D=" << dim << " row " << r;
+      test::expect_device_batch_equals_host(p, test_points(*p.janssen, 5 + n));
     }
   }
 }
@@ -583,16 +566,7 @@ TEST_F(JanssenCli, DifferentialEvolutionAndPsoRunOnTheGpuPopulationPath) {
 // population (one evaluation per individual, no selection yet) has the same best to round-off.
 TEST_F(JanssenCli, TheGpuInitialPopulationIsTheCpus) {
   REQUIRE_GPU();
-  std::vector<double> best;
-  for (const char* backend : {"cpu", "cuda"}) {
-    const std::string out = out_path(std::string(backend) + ".json");
-    const Outcome o = chainsaw(std::string("run --algorithm de --de-np 40 --evals 40 ") +
-                               "--function janssen-f10 --dim 50 -q --backend " + backend +
-                               " --output '" + out + "'");
-    ASSERT_EQ(o.exit_code, 0) << o.err;
-    best.push_back(nlohmann::json::parse(test::read_file(out)).at("best_fitness").get<double>());
-  }
-  EXPECT_NEAR(best[1], best[0], 1e-11 * best[0]);
+  expect_gpu_initial_best_is_the_cpus("--function janssen-f10 --dim 50");
 }
 
 // Scatter Search on the GPU evaluates Janssen's functions with their batch kernel: the run

@@ -328,6 +328,9 @@ std::shared_ptr<const BatchObjective> cec2013_objective(
                                double* fitness) {
     evaluate_cec2013_host(*instance, genes, pitch, rows, fitness);
   };
+#if defined(CHAINSAW_CUDA)
+  objective->device = cec2013_device_batch(instance);
+#endif
   return objective;
 }
 

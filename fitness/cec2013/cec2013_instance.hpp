@@ -83,4 +83,8 @@ std::shared_ptr<const BatchObjective> cec2013_objective(
     const std::string& name, double lower, double upper,
     std::shared_ptr<const Cec2013Instance> instance);
 
+#if defined(CHAINSAW_CUDA)
+DeviceBatchFn cec2013_device_batch(std::shared_ptr<const Cec2013Instance> instance);
+#endif
+
 }  // namespace chainsaw

@@ -156,8 +156,8 @@ void CudaEngine::Impl::stage_user_objective() {
 void CudaEngine::Impl::stage_problem_data() {
   const Problem& p = problem;
   const cudaStream_t s = stream.get();
-  if (p.is_janssen()) {  // o for the distance to the optimum
-    device_o = device_copy(p.janssen->optimum, s);
+  if (const std::vector<real_t>* optimum = p.stored_optimum()) {  // for the distance to it
+    device_o = device_copy(*optimum, s);
     problem.shift.stored = device_o.data();
   }
   if (p.is_cec2010()) {
