@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/algorithms/population_algorithm.hpp"
+#include "io/instance_file.hpp"
 #include "test_support.hpp"
 
 namespace chainsaw::test {
@@ -21,7 +22,7 @@ inline PopulationRun run_population(const Config& c, int threads,
                                     Backend backend = Backend::kCpu) {
   const ThreadCountGuard guard;
   omp_set_num_threads(threads);
-  const Problem problem = make_problem(c.function, c.dim, c.effective_problem_seed(), "");
+  const Problem problem = make_problem(c);
   const auto algorithm = make_population_algorithm(c, problem, backend);
   PopulationRun r;
   r.result = algorithm->run();
