@@ -43,6 +43,12 @@ const char* algorithm_name(AlgorithmKind a) {
   return "?";
 }
 
+bool runs_on_cpu_only(AlgorithmKind a) {
+  return a == AlgorithmKind::kSepCmaEs || a == AlgorithmKind::kShade ||
+         a == AlgorithmKind::kLshade || a == AlgorithmKind::kMtsLs1 ||
+         a == AlgorithmKind::kShadeIls;
+}
+
 const char* de_crossover_name(DeCrossover c) {
   return c == DeCrossover::kExponential ? "exp" : "bin";
 }
@@ -84,6 +90,10 @@ void Config::validate_algorithm() const {
   require(std::isfinite(time_limit_seconds) && time_limit_seconds >= 0.0, "--time-limit",
           time_limit_seconds, "must be a duration >= 0 (0: none)");
   require(!std::isnan(target_error), "--target-error", target_error, "must be a number >= 0");
+  // Refused before a device is looked for.
+  if (backend == Backend::kCuda && runs_on_cpu_only(algorithm))
+    throw UserError(std::string("--algorithm ") + algorithm_name(algorithm) +
+                    " --backend cuda: it runs on the CPU backend only; use --backend cpu");
   switch (algorithm) {
     case AlgorithmKind::kDe:
     case AlgorithmKind::kJde:
@@ -121,18 +131,11 @@ void Config::validate_algorithm() const {
               "must be a finite number > 0 (a fraction of the domain's width)");
       require(std::isfinite(cma_ipop_factor) && cma_ipop_factor >= 1.0 && cma_ipop_factor <= 100.0,
               "--cma-ipop-factor", cma_ipop_factor, "must be in [1, 100]");
-      if (backend == Backend::kCuda)
-        throw UserError("--algorithm sep-cma-es --backend cuda: it runs on the CPU backend only; "
-                        "use --backend cpu");
       break;
     case AlgorithmKind::kShade:
     case AlgorithmKind::kLshade:
     case AlgorithmKind::kMtsLs1:
     case AlgorithmKind::kShadeIls:
-      // No GPU implementation yet: refused before a device is looked for.
-      if (backend == Backend::kCuda)
-        throw UserError(std::string("--algorithm ") + algorithm_name(algorithm) +
-                        " --backend cuda: it runs on the CPU backend only; use --backend cpu");
       validate_shade_family();
       break;
     default:
@@ -197,8 +200,9 @@ void Config::validate_initial_population() const {
 }
 
 // Exact records: MA-SW-Chains cuts its batches and LS applications at a mark (its restarts are
-// recorded from their fitness values); the population algorithms read the running best row by
-// row as they count their evaluations. The islands' shared units would each cut their own.
+// recorded from their fitness values); the population algorithms and the local searches of
+// MTS-LS1 and SHADE-ILS read the running best row by row as they count their evaluations. The
+// islands' shared units would each cut their own.
 void Config::validate_milestones() const {
   if (milestones.empty()) return;
   std::ostringstream list;
@@ -209,9 +213,6 @@ void Config::validate_milestones() const {
   if (algorithm == AlgorithmKind::kScatterSearch)
     throw UserError(prefix + "ss does not record them (its improvements run side by side, so "
                              "its evaluations have no order to cut)");
-  if (algorithm == AlgorithmKind::kMtsLs1 || algorithm == AlgorithmKind::kShadeIls)
-    throw UserError(prefix + algorithm_name(algorithm) +
-                    " does not record them yet (its local searches keep no per-evaluation best)");
   // MA-SW-Chains' first mark is its initial population's end, where its first unit can begin.
   const std::int64_t first = algorithm == AlgorithmKind::kMaSwChains ? population_size : 1;
   for (std::size_t i = 0; i < milestones.size(); ++i) {

@@ -41,6 +41,9 @@ enum class AlgorithmKind {
   kShade, kLshade, kMtsLs1, kShadeIls,  // the SHADE family (docs/algorithms.md)
 };
 const char* algorithm_name(AlgorithmKind a);
+// The algorithms without a GPU implementation yet (sep-CMA-ES and the SHADE family):
+// Config::validate refuses them with --backend cuda, --backend auto runs them on the CPU.
+bool runs_on_cpu_only(AlgorithmKind a);
 
 // DE's crossover (`--de-crossover`): binomial or exponential.
 enum class DeCrossover { kBinomial, kExponential };

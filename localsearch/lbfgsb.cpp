@@ -35,24 +35,36 @@ bool task_is(const char* task, const char* prefix) {
   return std::strncmp(task, prefix, std::strlen(prefix)) == 0;
 }
 
-// f at x (as genes) and its forward-difference gradient into g: D + 1 evaluations.
+// f at x (as genes) and its forward-difference gradient into g: D + 1 evaluations. Every point
+// evaluated, the difference points too, is a candidate for the best.
 struct Gradient {
   const EvaluateRows& evaluate;
   Dim dim;
-  double lower, upper;
+  double upper;
+  real_t* best;
+  double& best_f;
   std::vector<real_t> point, rows;
-  std::vector<double> values;
+  std::vector<double> values, steps;
 
-  double at(const double* x, double* g) {
+  void keep_if_better(const real_t* genes, double f) {
+    if (!(f < best_f)) return;
+    best_f = f;
+    std::copy_n(genes, dim, best);
+  }
+  // f at x and the first min(D, limit - 1) difference quotients (limit >= 1: the evaluations
+  // the run has left; a gradient cut there is not used).
+  double at(const double* x, double* g, std::int64_t limit) {
     for (Dim j = 0; j < dim; ++j) point[j] = static_cast<real_t>(x[j]);
     double f0 = 0.0;
     evaluate(point.data(), 1, &f0);
+    keep_if_better(point.data(), f0);
+    const Dim quotients = std::min<std::int64_t>(dim, limit - 1);
     const Dim batch = std::max<Dim>(1, std::min<Dim>(dim, kBatchGenes / dim));
     rows.resize(static_cast<std::size_t>(batch * dim));
     values.resize(static_cast<std::size_t>(batch));
-    std::vector<double> steps(static_cast<std::size_t>(batch));
-    for (Dim first = 0; first < dim; first += batch) {
-      const Dim count = std::min(batch, dim - first);
+    steps.resize(static_cast<std::size_t>(batch));
+    for (Dim first = 0; first < quotients; first += batch) {
+      const Dim count = std::min(batch, quotients - first);
       for (Dim r = 0; r < count; ++r) {
         real_t* row = rows.data() + r * dim;
         std::copy(point.begin(), point.end(), row);
@@ -64,8 +76,10 @@ struct Gradient {
         steps[r] = static_cast<double>(row[j]) - x0;
       }
       evaluate(rows.data(), static_cast<int>(count), values.data());
-      for (Dim r = 0; r < count; ++r)
+      for (Dim r = 0; r < count; ++r) {
         g[first + r] = steps[r] != 0.0 ? (values[r] - f0) / steps[r] : 0.0;
+        keep_if_better(rows.data() + r * dim, values[r]);
+      }
     }
     return f0;
   }
@@ -94,10 +108,11 @@ bool lbfgsb_available() {
 }
 
 LbfgsbOutcome lbfgsb_minimize(const EvaluateRows& evaluate, real_t* x, double& fx, Dim dim,
-                              std::int64_t budget, double lower, double upper) {
+                              std::int64_t budget, double lower, double upper,
+                              std::int64_t cut) {
   LbfgsbOutcome out;
 #if !defined(CHAINSAW_LBFGSB)
-  (void)evaluate, (void)x, (void)fx, (void)dim, (void)budget, (void)lower, (void)upper;
+  (void)evaluate, (void)x, (void)fx, (void)dim, (void)budget, (void)lower, (void)upper, (void)cut;
   throw UserError("this chainsaw was built without L-BFGS-B (Debian: liblbfgsb-dev)");
 #else
   if (budget < dim + 1) return out;  // not one gradient
@@ -112,7 +127,7 @@ LbfgsbOutcome lbfgsb_minimize(const EvaluateRows& evaluate, real_t* x, double& f
   std::memset(task, ' ', kTaskLength);
   std::memset(csave, ' ', kTaskLength);
   std::memcpy(task, "START", 5);
-  Gradient gradient{evaluate, dim, lower, upper, std::vector<real_t>(dim), {}, {}};
+  Gradient gradient{evaluate, dim, upper, x, fx, std::vector<real_t>(dim), {}, {}, {}};
   const double start = fx;
   int iterations = 0;
   for (;;) {
@@ -120,13 +135,11 @@ LbfgsbOutcome lbfgsb_minimize(const EvaluateRows& evaluate, real_t* x, double& f
             wa.data(), iwa.data(), task, &iprint, csave, lsave, isave, dsave, kTaskLength,
             kTaskLength);
     if (task_is(task, "FG")) {
-      if (out.evaluations + dim + 1 > budget) break;
-      f = gradient.at(xd.data(), g.data());
-      out.evaluations += dim + 1;
-      if (f < fx) {  // the best point evaluated, as the genes it was evaluated at
-        fx = f;
-        std::copy(gradient.point.begin(), gradient.point.end(), x);
-      }
+      if (out.evaluations + dim + 1 > budget || out.evaluations >= cut) break;
+      const std::int64_t limit = std::min<std::int64_t>(dim + 1, cut - out.evaluations);
+      f = gradient.at(xd.data(), g.data(), limit);
+      out.evaluations += limit;
+      if (limit < dim + 1) break;  // the run's budget ends inside this gradient
     } else if (task_is(task, "NEW_X")) {
       if (++iterations >= kMaxIterations) break;
     } else {

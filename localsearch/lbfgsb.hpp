@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 
 #include "core/types.hpp"
 
@@ -30,8 +31,12 @@ double lbfgsb_difference_step(double x);
 bool lbfgsb_available();
 
 // Improves x (dim genes, f(x) = fx) in place within [lower, upper] with at most `budget`
-// evaluations; x becomes the best point evaluated (its genes exactly as evaluated).
+// evaluations; x becomes the best point evaluated, difference points included (its genes
+// exactly as evaluated). Where the run's budget ends inside the application, `cut` (< budget)
+// stops it after exactly the first `cut` evaluations of the uncut application, a gradient in
+// part: the evaluations a longer run makes first (--milestones).
 LbfgsbOutcome lbfgsb_minimize(const EvaluateRows& evaluate, real_t* x, double& fx, Dim dim,
-                              std::int64_t budget, double lower, double upper);
+                              std::int64_t budget, double lower, double upper,
+                              std::int64_t cut = std::numeric_limits<std::int64_t>::max());
 
 }  // namespace chainsaw

@@ -3,12 +3,12 @@
 
     behaviour_bits.py CHAINSAW BACKEND RECORD.json [--record] [--cases PATTERN]
 
-The set covers every algorithm, the six paper functions, three CEC 2010 functions, two sizes, a
-checkpoint and its resume, and --runs (with --vary-instance: each run on its own seed's
+The set covers every algorithm (those without a GPU implementation on the CPU only), the six
+paper functions, three CEC 2010 functions, two sizes, a checkpoint and its resume, and --runs (with --vary-instance: each run on its own seed's
 instance, so that one record serves the builds before and after --runs fixed the instance). Each case's best fitness, distance to the optimum and
 evaluation count are compared exactly (floats as their hexadecimal form): a refactoring must leave
 every one unchanged. --record writes RECORD.json instead (only for a change that is meant to move
-results' bits; CHANGELOG.md says which). A record names the build it belongs to (backend and gene
+results' bits; CHANGELOG.md says which); with --cases, only those cases are written anew. A record names the build it belongs to (backend and gene
 type), so one file per build kind lives in tests/data/behaviour/.
 """
 import argparse
@@ -22,8 +22,12 @@ import tempfile
 PAPER = ["rastrigin", "griewank", "salomon", "discus", "sumsquares", "schwefel12"]
 
 
-def cases():
-    """(name, argument list, kind) for every case; kind 'run', 'resume' or 'runs'."""
+# The algorithms without a GPU implementation: in the CPU records only.
+CPU_ONLY = ["sep-cma-es", "shade", "lshade", "mts-ls1", "shade-ils"]
+
+
+def cases(backend):
+    """(name, argument list, kind) for every case of a backend; kind 'run', 'resume' or 'runs'."""
     out = []
     for dim, evals in ((1000, 6000), (100000, 1200)):
         for fn in PAPER:
@@ -47,6 +51,20 @@ def cases():
         out.append((f"{alg}/runs3/sphere-like/1000",
                     ["--algorithm", alg, "--function", "sumsquares", "--dim", "1000",
                      "--evals", "3000", "--runs", "3", "--vary-instance"], "runs"))
+    if backend != "cpu":
+        return out
+    # D = 100, 12000 evaluations: SHADE-ILS's first iteration (its phases of 5000, 5000 and
+    # 1000) and the start of its second.
+    for alg in CPU_ONLY:
+        for fn in ("rastrigin", "cec2010-f9"):
+            out.append((f"{alg}/{fn}/100",
+                        ["--algorithm", alg, "--function", fn, "--dim", "100",
+                         "--evals", "12000"], "run"))
+        if alg == "lshade":  # its population schedule follows the budget: a resume with a
+            continue         # larger one is another run (test_shade_family.cpp resumes it)
+        out.append((f"{alg}/resume/rastrigin/100",
+                    ["--algorithm", alg, "--function", "rastrigin", "--dim", "100",
+                     "--evals", "12000"], "resume"))
     return out
 
 
@@ -102,10 +120,13 @@ def main():
         return 77
     measured = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, args, kind in cases():
+        for name, args, kind in cases(a.backend):
             if fnmatch.fnmatch(name, a.cases):
                 measured[name] = measure(a.chainsaw, a.backend, name, args, kind, tmp)
     if a.write:
+        if a.cases != "*" and os.path.exists(a.record):  # the other cases stay as recorded
+            with open(a.record) as f:
+                measured = {**json.load(f), **measured}
         with open(a.record, "w") as f:
             json.dump(measured, f, indent=1, sort_keys=True)
             f.write("\n")

@@ -1,7 +1,6 @@
 // DE, jDE, PSO and Scatter Search (docs/algorithms.md): each operator against hand-computed
 // cases, convergence on the 30-D shifted sum of squares (the suite's sphere), determinism over
 // thread counts, and bit-exact checkpoint/resume for every algorithm.
-#include <omp.h>
 
 #include <cmath>
 #include <set>
@@ -18,10 +17,13 @@
 #include "io/run/many_runs.hpp"
 #include "io/instance_file.hpp"
 #include "api_objectives.hpp"
+#include "population_run.hpp"
 #include "temp_dir_test.hpp"
 
 namespace chainsaw {
 namespace {
+
+using test::run_with_threads;
 
 // --- DE -----------------------------------------------------------------------------------
 
@@ -265,17 +267,6 @@ INSTANTIATE_TEST_SUITE_P(Algorithms, Convergence,
                                                   ? "ss"
                                                   : algorithm_name(info.param));
                          });
-
-RunResult run_with_threads(const Config& c, int threads, std::vector<real_t>* best = nullptr) {
-  const int before = omp_get_max_threads();
-  omp_set_num_threads(threads);
-  const Problem problem = make_problem(c.function, c.dim, c.effective_problem_seed(), "");
-  const auto algorithm = make_population_algorithm(c, problem, Backend::kCpu);
-  const RunResult r = algorithm->run();
-  if (best) *best = algorithm->best_genes();
-  omp_set_num_threads(before);
-  return r;
-}
 
 class EveryAlgorithm : public test::TempDirTest, public ::testing::WithParamInterface<AlgorithmKind> {};
 

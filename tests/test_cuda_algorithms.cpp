@@ -17,6 +17,7 @@
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
 #include "io/instance_file.hpp"
+#include "population_run.hpp"
 #include "temp_dir_test.hpp"
 
 namespace chainsaw {
@@ -34,17 +35,11 @@ Config gpu_config(AlgorithmKind algorithm, const std::string& function, std::int
   return c;
 }
 
-struct GpuRun {
-  RunResult result;
-  std::vector<real_t> best;
-};
+using GpuRun = test::PopulationRun;
 
+// On the thread count the test runs with.
 GpuRun run_on(Backend backend, const Config& c) {
-  const Problem problem = make_problem(c);
-  const auto algorithm = make_population_algorithm(c, problem, backend);
-  GpuRun r{algorithm->run(), {}};
-  r.best = algorithm->best_genes();
-  return r;
+  return test::run_population(c, omp_get_max_threads(), backend);
 }
 
 // Two-sided p of the Mann-Whitney U test (normal approximation with the tie correction).

@@ -2,7 +2,6 @@
 // reference (tests/sep_cma_reference.py), convergence on separable quadratics, Rastrigin, IPOP's
 // doubling lambda, thread-count independence, bit-exact resume, the CPU-only refusal and the
 // command line.
-#include <omp.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -22,6 +21,7 @@
 #include "io/checkpoint/checkpoint.hpp"
 #include "io/checkpoint/checkpoint_schedule.hpp"
 #include "io/instance_file.hpp"
+#include "population_run.hpp"
 #include "temp_dir_test.hpp"
 
 namespace chainsaw {
@@ -157,25 +157,6 @@ Config cma_config(const std::string& function, Dim dim, std::int64_t evals) {
   return c;
 }
 
-struct CmaRun {
-  RunResult result;
-  std::vector<real_t> best;
-  int lambda = 0;
-};
-
-CmaRun run_cma(const Config& c, int threads = 2) {
-  const int before = omp_get_max_threads();
-  omp_set_num_threads(threads);
-  const Problem problem = make_problem(c.function, c.dim, c.effective_problem_seed(), "");
-  const auto algorithm = make_population_algorithm(c, problem, Backend::kCpu);
-  CmaRun r;
-  r.result = algorithm->run();
-  r.best = algorithm->best_genes();
-  r.lambda = algorithm->population_size();
-  omp_set_num_threads(before);
-  return r;
-}
-
 struct Target {
   const char* function;
   Dim dim;
@@ -191,7 +172,7 @@ TEST_P(SepCmaConvergence, ReachesOneEMinusEight) {
     Config c = cma_config(t.function, t.dim, t.budget);
     c.seed = seed;
     c.target_error = 1e-8;
-    const CmaRun r = run_cma(c);
+    const test::PopulationRun r = test::run_population(c, 2);
     EXPECT_TRUE(r.result.stop.target_reached) << t.function << " seed " << seed << ": "
                                               << r.result.best_fitness;
     std::printf("%s %lld-D seed %llu: 1e-8 after %lld evaluations\n", t.function,
@@ -214,8 +195,8 @@ INSTANTIATE_TEST_SUITE_P(Separable, SepCmaConvergence,
 TEST(SepCmaEs, ImprovesOnRastrigin) {
   const Config first = cma_config("rastrigin", 30, 17);  // the first generation only
   const Config longer = cma_config("rastrigin", 30, 30000);
-  const double start = run_cma(first).result.best_fitness + 330.0;
-  const double end = run_cma(longer).result.best_fitness + 330.0;
+  const double start = test::run_population(first, 2).result.best_fitness + 330.0;
+  const double end = test::run_population(longer, 2).result.best_fitness + 330.0;
   std::printf("rastrigin 30-D: %.3f after one generation, %.3f after 30000 evaluations\n", start,
               end);
   EXPECT_LT(end, 0.2 * start);
@@ -224,24 +205,24 @@ TEST(SepCmaEs, ImprovesOnRastrigin) {
 TEST(SepCmaEs, IpopRestartsDoubleLambda) {
   Config c = cma_config("rastrigin", 10, 60000);
   c.cma_ipop = true;
-  const CmaRun ipop = run_cma(c);
+  const test::PopulationRun ipop = test::run_population(c, 2);
   EXPECT_GE(ipop.result.counters.restarts, 3);
-  EXPECT_EQ(ipop.lambda, c.cma_initial_lambda() << ipop.result.counters.restarts);
+  EXPECT_EQ(ipop.population_size, c.cma_initial_lambda() << ipop.result.counters.restarts);
   c.cma_ipop_factor = 1.5;
-  const CmaRun slower = run_cma(c);
+  const test::PopulationRun slower = test::run_population(c, 2);
   EXPECT_GE(slower.result.counters.restarts, 1);
   int lambda = c.cma_initial_lambda();
   for (int r = 0; r < slower.result.counters.restarts; ++r)
     lambda = static_cast<int>(std::ceil(lambda * 1.5));
-  EXPECT_EQ(slower.lambda, lambda);
+  EXPECT_EQ(slower.population_size, lambda);
   c.cma_ipop = false;
-  const CmaRun plain = run_cma(c);
+  const test::PopulationRun plain = test::run_population(c, 2);
   EXPECT_EQ(plain.result.counters.restarts, 0);
-  EXPECT_EQ(plain.lambda, c.cma_initial_lambda());
+  EXPECT_EQ(plain.population_size, c.cma_initial_lambda());
   std::printf("rastrigin 10-D, 60000 evaluations: %.3f with IPOP (%lld restarts, lambda %d), "
               "%.3f without\n",
               ipop.result.best_fitness + 330.0,
-              static_cast<long long>(ipop.result.counters.restarts), ipop.lambda,
+              static_cast<long long>(ipop.result.counters.restarts), ipop.population_size,
               plain.result.best_fitness + 330.0);
   EXPECT_LT(ipop.result.best_fitness, plain.result.best_fitness);
 }
@@ -249,7 +230,7 @@ TEST(SepCmaEs, IpopRestartsDoubleLambda) {
 TEST(SepCmaEs, ResultDoesNotDependOnTheThreadCount) {
   Config c = cma_config("rastrigin", 10, 20000);
   c.cma_ipop = true;
-  const CmaRun one = run_cma(c, 1), two = run_cma(c, 2);
+  const test::PopulationRun one = test::run_population(c, 1), two = test::run_population(c, 2);
   EXPECT_GE(one.result.counters.restarts, 1);
   EXPECT_EQ(one.result.best_fitness, two.result.best_fitness);
   EXPECT_EQ(one.best, two.best);
@@ -264,7 +245,7 @@ TEST(SepCmaEs, MilestonesAreTheBestOfTheRunWithThatBudget) {
   c.cma_ipop = true;
   c.milestones = {1, 37, 1000, 3777, 5999, 6000};
   c.validate();
-  const CmaRun r = run_cma(c);
+  const test::PopulationRun r = test::run_population(c, 2);
   ASSERT_EQ(r.result.milestones.size(), c.milestones.size());
   for (std::size_t i = 0; i < c.milestones.size(); ++i) {
     EXPECT_EQ(r.result.milestones[i].evaluations, c.milestones[i]);
@@ -272,7 +253,7 @@ TEST(SepCmaEs, MilestonesAreTheBestOfTheRunWithThatBudget) {
     Config shorter = c;
     shorter.max_evaluations = c.milestones[i];
     shorter.milestones.clear();
-    EXPECT_EQ(r.result.milestones[i].best_fitness, run_cma(shorter).result.best_fitness)
+    EXPECT_EQ(r.result.milestones[i].best_fitness, test::run_population(shorter, 2).result.best_fitness)
         << c.milestones[i];
   }
   EXPECT_EQ(r.result.milestones.back().best_fitness, r.result.best_fitness);
@@ -302,19 +283,19 @@ TEST_F(SepCmaCheckpoint, ResumeAfterARestartIsBitExact) {
   EXPECT_LE(resumed->counters().evaluations, 9001);
   EXPECT_GT(resumed->population_size(), shorter.cma_initial_lambda());
   const RunResult r = resumed->run();
-  const CmaRun fresh = run_cma(longer);
+  const test::PopulationRun fresh = test::run_population(longer, 2);
   EXPECT_EQ(r.best_fitness, fresh.result.best_fitness);
   EXPECT_EQ(resumed->best_genes(), fresh.best);
   EXPECT_EQ(r.counters.evaluations, fresh.result.counters.evaluations);
   EXPECT_EQ(r.counters.restarts, fresh.result.counters.restarts);
-  EXPECT_EQ(resumed->population_size(), fresh.lambda);
+  EXPECT_EQ(resumed->population_size(), fresh.population_size);
 }
 
 // 10^5 variables, two generations: the arrays are O(lambda D) (no D x D matrix).
 TEST(SepCmaEs, RunsAtOneHundredThousandVariables) {
   const Config c = cma_config("rastrigin", 100000, 2 * 38);
-  const CmaRun r = run_cma(c);
-  EXPECT_EQ(r.lambda, 38);  // 4 + floor(3 ln 10^5)
+  const test::PopulationRun r = test::run_population(c, 2);
+  EXPECT_EQ(r.population_size, 38);  // 4 + floor(3 ln 10^5)
   EXPECT_EQ(r.result.counters.evaluations, 76);
   EXPECT_TRUE(std::isfinite(r.result.best_fitness));
   EXPECT_EQ(r.best.size(), 100000u);
@@ -329,8 +310,8 @@ TEST(SepCmaEs, RefusesTheCudaBackendNamingTheCpu) {
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("CPU backend"), std::string::npos) << e.what();
   }
-  const Problem problem = make_problem("sphere", 10, 1, "");
-  EXPECT_THROW(make_population_algorithm(c, problem, Backend::kCuda), UserError);
+  EXPECT_TRUE(runs_on_cpu_only(c.algorithm));
+  EXPECT_FALSE(runs_on_cpu_only(AlgorithmKind::kDe));
 }
 
 class SepCmaLibrary : public test::TempDirTest {};
@@ -350,7 +331,7 @@ TEST_F(SepCmaLibrary, UserObjectiveRunIsTheBuiltInRunAndResumes) {
   const Result user = optimize(objective, o);
   Config c = o;
   c.function = "rastrigin";
-  const CmaRun builtin = run_cma(c);
+  const test::PopulationRun builtin = test::run_population(c, 2);
   EXPECT_EQ(user.best_fitness, builtin.result.best_fitness);
   EXPECT_EQ(user.best_genes, builtin.best);
   EXPECT_EQ(user.evaluations.evaluations, 5000);

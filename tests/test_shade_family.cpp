@@ -2,8 +2,8 @@
 // computations, L-SHADE's linear reduction, MTS-LS1's per-variable rules, L-BFGS-B's budget,
 // SHADE-ILS's method choice and restart rule, convergence, thread-count independence and
 // bit-exact resume.
-#include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -18,10 +18,13 @@
 #include "io/instance_file.hpp"
 #include "localsearch/lbfgsb.hpp"
 #include "localsearch/mts_ls1.hpp"
+#include "population_run.hpp"
 #include "temp_dir_test.hpp"
 
 namespace chainsaw {
 namespace {
+
+using test::run_with_threads;
 
 // --- the memory update --------------------------------------------------------------------
 
@@ -222,6 +225,71 @@ TEST(Lbfgsb, DoesNothingWhenOneGradientDoesNotFit) {
   EXPECT_EQ(fx, 1.0);
 }
 
+// Rosenbrock's valley: many L-BFGS-B iterations from x = 3.
+double rosenbrock(const real_t* x, Dim dim) {
+  double f = 0.0;
+  for (Dim j = 0; j + 1 < dim; ++j) {
+    const double a = static_cast<double>(x[j]), b = static_cast<double>(x[j + 1]);
+    f += 100.0 * (b - a * a) * (b - a * a) + (1.0 - a) * (1.0 - a);
+  }
+  return f;
+}
+
+// Every evaluated row, in order, and its value.
+struct RecordedRows {
+  Dim dim;
+  std::vector<std::vector<real_t>> rows;
+  std::vector<double> values;
+  EvaluateRows evaluator() {
+    return [this](const real_t* genes, int count, double* out) {
+      for (int r = 0; r < count; ++r) {
+        out[r] = rosenbrock(genes + r * dim, dim);
+        rows.emplace_back(genes + r * dim, genes + (r + 1) * dim);
+        values.push_back(out[r]);
+      }
+    };
+  }
+};
+
+// x ends at the best point evaluated, a difference point included; a cut application makes
+// exactly the first `cut` evaluations of the uncut one (cut inside a gradient, right after
+// one, and at the budget).
+TEST(Lbfgsb, EndsAtTheBestPointEvaluatedAndACutIsAPrefix) {
+  if (!lbfgsb_available()) GTEST_SKIP() << "built without L-BFGS-B";
+  const Dim dim = 12;
+  const std::int64_t budget = 20 * (dim + 1);
+  const std::vector<real_t> start(dim, 3.0f);
+  RecordedRows whole{dim, {}, {}};
+  std::vector<real_t> x = start;
+  double fx = rosenbrock(x.data(), dim);
+  const std::int64_t used = lbfgsb_minimize(whole.evaluator(), x.data(), fx, dim, budget, -5, 5).evaluations;
+  ASSERT_EQ(static_cast<std::int64_t>(whole.values.size()), used);
+  ASSERT_GT(used, 4 * (dim + 1));
+  EXPECT_EQ(fx, *std::min_element(whole.values.begin(), whole.values.end()));
+  EXPECT_EQ(fx, rosenbrock(x.data(), dim));
+  for (std::int64_t cut : {std::int64_t{1}, dim + 2, 2 * (dim + 1) + 7, 3 * (dim + 1),
+                           3 * (dim + 1) + 13, used}) {
+    RecordedRows part{dim, {}, {}};
+    std::vector<real_t> y = start;
+    double fy = rosenbrock(y.data(), dim);
+    EXPECT_EQ(lbfgsb_minimize(part.evaluator(), y.data(), fy, dim, budget, -5, 5, cut).evaluations,
+              cut);
+    ASSERT_EQ(static_cast<std::int64_t>(part.rows.size()), cut);
+    for (std::int64_t k = 0; k < cut; ++k) EXPECT_EQ(part.rows[k], whole.rows[k]) << cut << " " << k;
+    EXPECT_EQ(fy, std::min(rosenbrock(start.data(), dim),
+                           *std::min_element(part.values.begin(), part.values.end())));
+    EXPECT_EQ(fy, rosenbrock(y.data(), dim));
+  }
+  // The first gradient alone: its only base point is the start, but the step in x_D lowers f
+  // (df/dx_D = 200 (x_D - x_{D-1}^2) < 0 at x = 3), so x moves to that difference point.
+  std::vector<real_t> y = start;
+  double fy = rosenbrock(y.data(), dim);
+  RecordedRows first{dim, {}, {}};
+  lbfgsb_minimize(first.evaluator(), y.data(), fy, dim, budget, -5, 5, dim + 1);
+  EXPECT_LT(fy, rosenbrock(start.data(), dim));
+  EXPECT_EQ(y, first.rows[dim]);
+}
+
 // --- SHADE-ILS's rules --------------------------------------------------------------------
 
 // Each method once in the pool's random order, then the better last improvement; the choice
@@ -317,17 +385,6 @@ Config run_config(AlgorithmKind algorithm, const std::string& function, Dim dim,
   return c;
 }
 
-RunResult run_with_threads(const Config& c, int threads, std::vector<real_t>* best = nullptr) {
-  const int before = omp_get_max_threads();
-  omp_set_num_threads(threads);
-  const Problem problem = make_problem(c.function, c.dim, c.effective_problem_seed(), "");
-  const auto algorithm = make_population_algorithm(c, problem, Backend::kCpu);
-  const RunResult r = algorithm->run();
-  if (best) *best = algorithm->best_genes();
-  omp_set_num_threads(before);
-  return r;
-}
-
 // f - f* of a run (the built-in functions carry the CEC bias f*).
 double run_error(const Config& c, int threads) {
   const Problem problem = make_problem(c.function, c.dim, c.effective_problem_seed(), "");
@@ -357,10 +414,47 @@ TEST(ShadeMilestones, AreTheBestOfTheRunWithThatBudget) {
   ASSERT_EQ(lr.milestones.size(), 3u);
   EXPECT_LE(lr.milestones[1].best_fitness, lr.milestones[0].best_fitness);
   EXPECT_EQ(lr.milestones[2].best_fitness, lr.best_fitness);
+}
+
+// MTS-LS1 and SHADE-ILS: mark m is the best of the same run given the budget m, with a mark
+// every 7 (MTS-LS1) or 17 (SHADE-ILS) evaluations, so that marks fall inside MTS-LS1's steps,
+// L-BFGS-B's gradients, SHADE's generations and the restarts. Every mark against its shorter
+// run on one thread; on two, the records are the one-thread records and every 16th mark is
+// checked against its shorter run too (a parallel region costs milliseconds on a loaded machine).
+TEST(LocalSearchMilestones, AreTheBestOfTheRunWithThatBudget) {
   for (AlgorithmKind a : {AlgorithmKind::kMtsLs1, AlgorithmKind::kShadeIls}) {
-    Config refused = run_config(a, "rastrigin", 20, 5000);
-    refused.milestones = {1000};
-    EXPECT_THROW(refused.validate(), UserError) << algorithm_name(a);
+    const bool ils = a == AlgorithmKind::kShadeIls;
+    if (ils && !lbfgsb_available()) continue;
+    const std::int64_t budget = ils ? 9000 : 2000, step = ils ? 17 : 7;
+    Config c = run_config(a, "rastrigin", 10, budget);
+    c.shade_ils_threshold = 0.05;  // restarts within the budget
+    for (std::int64_t m = c.algorithm_population(); m <= budget; m += step)
+      c.milestones.push_back(m);
+    c.validate();
+    const RunResult one = run_with_threads(c, 1);
+    if (ils) EXPECT_GT(one.counters.restarts, 0);
+    ASSERT_EQ(one.milestones.size(), c.milestones.size());
+    // The one-thread runs first: two-thread workers left spinning slow them down.
+    for (int threads : {1, 2}) {
+      if (threads == 2) {
+        const RunResult two = run_with_threads(c, 2);
+        ASSERT_EQ(two.milestones.size(), c.milestones.size());
+        for (std::size_t i = 0; i < c.milestones.size(); ++i)
+          EXPECT_EQ(two.milestones[i].best_fitness, one.milestones[i].best_fitness);
+      }
+      for (std::size_t i = 0; i < c.milestones.size(); ++i) {
+        EXPECT_EQ(one.milestones[i].evaluations, c.milestones[i]);
+        if (threads == 2 && i % 16 != 0) continue;
+        Config shorter = c;
+        shorter.max_evaluations = c.milestones[i];
+        shorter.milestones.clear();
+        const RunResult s = run_with_threads(shorter, threads);
+        ASSERT_EQ(s.counters.evaluations, c.milestones[i]) << algorithm_name(a);
+        EXPECT_EQ(one.milestones[i].best_fitness, s.best_fitness)
+            << algorithm_name(a) << " at " << c.milestones[i] << ", " << threads << " threads";
+      }
+    }
+    EXPECT_EQ(one.milestones.back().best_fitness, one.best_fitness);
   }
 }
 
@@ -466,11 +560,13 @@ TEST_P(ShadeFamily, ResumeWithALargerBudgetIsBitExact) {
   EXPECT_EQ(r.counters.evaluations, fresh.counters.evaluations);
 }
 
+// The one refusal, before a device is looked for.
 TEST_P(ShadeFamily, CudaBackendIsRefusedNamingTheCpuBackend) {
-  const Config c = run_config(GetParam(), "rastrigin", 20, 9000);
-  const Problem problem = make_problem(c.function, c.dim, c.seed, "");
+  Config c = run_config(GetParam(), "rastrigin", 20, 9000);
+  c.backend = Backend::kCuda;
+  EXPECT_TRUE(runs_on_cpu_only(c.algorithm));
   try {
-    make_population_algorithm(c, problem, Backend::kCuda);
+    c.validate();
     FAIL() << "accepted";
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("runs on the CPU backend only"), std::string::npos)

@@ -23,8 +23,7 @@ void MtsLs1::initialize_members() {
     solution_[j] = static_cast<real_t>(problem_.lower +
                                        problem_.width() * uniform_at(key, static_cast<std::uint64_t>(j)));
   evaluate_rows(solution_.data(), 1, &fitness_);
-  counters_.evaluations += 1;
-  counters_.ga_evaluations += 1;
+  count_ga_evaluations(&fitness_, 1);
 }
 
 bool MtsLs1::next_unit_cut_by_budget() const {
@@ -37,15 +36,12 @@ void MtsLs1::advance_unit(std::int64_t evaluations_left) {
       std::min(evaluations_left, mts_application_evals(config_, problem_.dim));
   const EvaluateOne evaluate = [this](const real_t* x) {
     double f = 0.0;
-    evaluate_rows(x, 1, &f);
+    evaluate_ls_rows(x, 1, &f);
     return f;
   };
-  const MtsLs1Outcome out =
-      mts_ls1(evaluate, solution_.data(), fitness_, problem_.dim, search_range_, budget,
-              shade_key(config_.seed, ShadePurpose::kMtsOrder, static_cast<std::uint64_t>(unit_), 0),
-              problem_.lower, problem_.upper, config_.mts_sr * problem_.width());
-  counters_.evaluations += out.evaluations;
-  counters_.ls_evaluations += out.evaluations;
+  mts_ls1(evaluate, solution_.data(), fitness_, problem_.dim, search_range_, budget,
+          shade_key(config_.seed, ShadePurpose::kMtsOrder, static_cast<std::uint64_t>(unit_), 0),
+          problem_.lower, problem_.upper, config_.mts_sr * problem_.width());
   counters_.ls_applications += 1;
 }
 

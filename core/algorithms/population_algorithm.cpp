@@ -57,6 +57,13 @@ void PopulationAlgorithm::count_ga_evaluations(const double* fitness, int rows) 
   counters_.ga_evaluations += rows;
 }
 
+void PopulationAlgorithm::evaluate_ls_rows(const real_t* genes, int rows, double* out) {
+  evaluate_rows(genes, rows, out);
+  record_milestones(out, rows);
+  counters_.evaluations += rows;
+  counters_.ls_evaluations += rows;
+}
+
 void PopulationAlgorithm::record_milestones(const double* fitness, int rows) {
   const std::int64_t before = counters_.evaluations;
   auto mark = config_.milestones.begin();
@@ -82,12 +89,6 @@ void PopulationAlgorithm::restore_state(const AlgorithmState& s) {
   restore_arrays(s);
   restore_stop_record(s);
   best_evaluated_ = best_fitness();
-}
-
-bool runs_on_cpu_only(AlgorithmKind a) {
-  return a == AlgorithmKind::kSepCmaEs || a == AlgorithmKind::kShade ||
-         a == AlgorithmKind::kLshade || a == AlgorithmKind::kMtsLs1 ||
-         a == AlgorithmKind::kShadeIls;
 }
 
 #if !defined(CHAINSAW_CUDA)
@@ -121,9 +122,8 @@ double host_distance_to_optimum(const Problem& problem, const real_t* x) {
 std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& config,
                                                                const Problem& problem,
                                                                Backend resolved) {
-  if (resolved == Backend::kCuda && runs_on_cpu_only(config.algorithm))
-    throw UserError(std::string("--algorithm ") + algorithm_name(config.algorithm) +
-                    " --backend cuda: it runs on the CPU backend only; use --backend cpu");
+  CHAINSAW_EXPECTS(resolved != Backend::kCuda || !runs_on_cpu_only(config.algorithm),
+                   "make_population_algorithm: a CPU-only algorithm resolved to CUDA");
   if (resolved == Backend::kCuda) {
     if (initial_rows(config) > 0)
       throw UserError(std::string("--init: ") + algorithm_name(config.algorithm) +

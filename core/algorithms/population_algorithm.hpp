@@ -46,6 +46,9 @@ class PopulationAlgorithm : public Algorithm {
   // Counts `rows` evaluations of the GA side whose values are `fitness`, in the order that
   // counts them, and records the --milestones they pass (DE, jDE, PSO, sep-CMA-ES, SHADE, L-SHADE).
   void count_ga_evaluations(const double* fitness, int rows);
+  // f of `rows` rows made by a local search (MTS-LS1, L-BFGS-B), counted as they are made, so
+  // that a mark inside an application is read at its exact evaluation.
+  void evaluate_ls_rows(const real_t* genes, int rows, double* out);
   // A stored array of the expected size, or UserError.
   static const std::vector<real_t>& genes_of(const AlgorithmState& s, const std::string& name,
                                              std::size_t size) {
@@ -70,15 +73,11 @@ class PopulationAlgorithm : public Algorithm {
 };
 
 // The algorithm's implementation for the resolved backend (config.algorithm must not be
-// MA-SW-Chains): the CPU's, or the CUDA population-parallel path
+// MA-SW-Chains, nor runs_on_cpu_only on CUDA: validate and --backend auto see to it): the CPU's, or the CUDA population-parallel path
 // (core/engines/cuda/population_cuda.hpp), which throws UserError for what it does not run.
 std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& config,
                                                                const Problem& problem,
                                                                Backend resolved);
-
-// The algorithms without a GPU implementation yet (the SHADE family): --backend cuda refuses
-// them, --backend auto runs them on the CPU.
-bool runs_on_cpu_only(AlgorithmKind algorithm);
 
 // Whether the CUDA population path runs `config`'s algorithm on `problem` (DE, jDE and PSO on
 // the paper's six functions); `why` (may be null) says what does not. False without CUDA.

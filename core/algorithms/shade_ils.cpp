@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/algorithms/population_ops.hpp"
 #include "core/algorithms/shade.hpp"
@@ -72,10 +73,10 @@ void ShadeIls::initialize_members() {
   std::fill(current_.begin(), current_.end(),
             static_cast<real_t>(0.5 * (problem_.lower + problem_.upper)));
   evaluate_rows(current_.data(), 1, &current_fitness_);
+  count_ga_evaluations(&current_fitness_, 1);
   population_.randomize(config_.seed, 0, problem_.lower, problem_.upper);
   evaluate_rows(population_.genes().data(), population_.size(), population_.fitness().data());
-  counters_.evaluations += population_.size() + 1;
-  counters_.ga_evaluations += population_.size() + 1;
+  count_ga_evaluations(population_.fitness().data(), population_.size());
   const int b = population_.best();
   if (population_.fitness()[b] <= current_fitness_) {
     std::copy_n(population_.row(b), dim_, current_.begin());
@@ -95,33 +96,30 @@ bool ShadeIls::next_unit_cut_by_budget() const {
   return left < local_evals() + (may_restart ? population_.size() + 1 : 0);
 }
 
+// The method is chosen by the phase's own budget, so that a run whose budget ends inside the
+// phase makes the same first evaluations as a longer run (--milestones).
 LocalMethod ShadeIls::local_search(LocalMethod wanted, std::int64_t budget,
-                                   std::vector<double>& sr) {
+                                   std::int64_t evaluations_left, std::vector<double>& sr) {
   ScopedPhase phase(timers_, Phase::kLocalSearch);
-  std::int64_t used = 0;
   LocalMethod ran = wanted;
   if (wanted == LocalMethod::kLbfgsb && budget >= dim_ + 1 && lbfgsb_available()) {
     const EvaluateRows evaluate = [this](const real_t* genes, int rows, double* out) {
-      evaluate_rows(genes, rows, out);
+      evaluate_ls_rows(genes, rows, out);
     };
-    used = lbfgsb_minimize(evaluate, current_.data(), current_fitness_, dim_, budget,
-                           problem_.lower, problem_.upper)
-               .evaluations;
+    lbfgsb_minimize(evaluate, current_.data(), current_fitness_, dim_, budget, problem_.lower,
+                    problem_.upper, std::min(budget, evaluations_left));
   } else {
     ran = LocalMethod::kMtsLs1;
     const EvaluateOne evaluate = [this](const real_t* x) {
       double f = 0.0;
-      evaluate_rows(x, 1, &f);
+      evaluate_ls_rows(x, 1, &f);
       return f;
     };
-    used = mts_ls1(evaluate, current_.data(), current_fitness_, dim_, sr, budget,
-                   shade_key(config_.seed, ShadePurpose::kMtsOrder,
-                             static_cast<std::uint64_t>(unit_), 0),
-                   problem_.lower, problem_.upper, config_.mts_sr * problem_.width())
-               .evaluations;
+    mts_ls1(evaluate, current_.data(), current_fitness_, dim_, sr,
+            std::min(budget, evaluations_left),
+            shade_key(config_.seed, ShadePurpose::kMtsOrder, static_cast<std::uint64_t>(unit_), 0),
+            problem_.lower, problem_.upper, config_.mts_sr * problem_.width());
   }
-  counters_.evaluations += used;
-  counters_.ls_evaluations += used;
   counters_.ls_applications += 1;
   return ran;
 }
@@ -140,12 +138,11 @@ void ShadeIls::run_shade(std::int64_t budget) {
       population_.make_trials(count, config_.seed, generation, problem_.lower, problem_.upper);
       evaluate_rows(population_.trials().data(), count, population_.trial_fitness().data());
     }
+    count_ga_evaluations(population_.trial_fitness().data(), count);
     ScopedPhase phase(timers_, Phase::kSelection);
     population_.select(count, config_.seed, generation);
     used += count;
   }
-  counters_.evaluations += budget;
-  counters_.ga_evaluations += budget;
   const int after = population_.best();
   if (population_.fitness()[after] < current_fitness_) {
     std::copy_n(population_.row(after), dim_, current_.begin());
@@ -166,9 +163,8 @@ void ShadeIls::advance_unit(std::int64_t evaluations_left) {
     phase_ = kShade;
     if (global_evals() > 0) {
       const double before = current_fitness_;
-      const LocalMethod ran = local_search(global_pool_.next(),
-                                           std::min(global_evals(), evaluations_left),
-                                           global_ranges_);
+      const LocalMethod ran =
+          local_search(global_pool_.next(), global_evals(), evaluations_left, global_ranges_);
       global_pool_.credit(ran, improvement_ratio(before, current_fitness_));
       keep_best();
       return;
@@ -183,8 +179,7 @@ void ShadeIls::advance_unit(std::int64_t evaluations_left) {
     return;
   }
   const double before = current_fitness_;
-  local_method_ = local_search(local_method_, std::min(local_evals(), evaluations_left),
-                               local_ranges_);
+  local_method_ = local_search(local_method_, local_evals(), evaluations_left, local_ranges_);
   local_pool_.credit(local_method_, improvement_ratio(before, current_fitness_));
   keep_best();
   end_iteration(config_.max_evaluations - counters_.evaluations);
@@ -203,11 +198,12 @@ void ShadeIls::end_iteration(std::int64_t evaluations_left) {
   ++failures_;
   if (local_method_ == LocalMethod::kMtsLs1)
     std::fill(global_ranges_.begin(), global_ranges_.end(), config_.mts_sr * problem_.width());
-  // A restart costs N + 1 evaluations; at the budget's end there is no use for one.
-  if (failures_ >= kFailuresToRestart && evaluations_left >= population_.size() + 1) restart();
+  if (failures_ >= kFailuresToRestart && evaluations_left > 0) restart(evaluations_left);
 }
 
-void ShadeIls::restart() {
+// N + 1 evaluations; where the run's budget ends inside them, only their first ones (the
+// members not evaluated rank last), as every phase is cut.
+void ShadeIls::restart(std::int64_t evaluations_left) {
   failures_ = 0;
   const auto operation = static_cast<std::uint64_t>(counters_.restarts + 1);
   const std::uint64_t key = shade_key(config_.seed, ShadePurpose::kRestart, operation, 0);
@@ -222,17 +218,27 @@ void ShadeIls::restart() {
         std::min(problem_.upper, std::max(problem_.lower, static_cast<double>(x[j]) + move)));
   }
   evaluate_rows(current_.data(), 1, &current_fitness_);
+  count_ga_evaluations(&current_fitness_, 1);
   population_.randomize(config_.seed, operation, problem_.lower, problem_.upper);
-  evaluate_rows(population_.genes().data(), population_.size(), population_.fitness().data());
+  const int members = static_cast<int>(
+      std::min<std::int64_t>(population_.size(), evaluations_left - 1));
+  std::fill(population_.fitness().begin(), population_.fitness().end(),
+            std::numeric_limits<double>::infinity());
+  evaluate_rows(population_.genes().data(), members, population_.fitness().data());
+  count_ga_evaluations(population_.fitness().data(), members);
   population_.reset_memories();
   population_.clear_archive();
   global_pool_.reset(shade_key(config_.seed, ShadePurpose::kMethodOrder, operation, 0));
   local_pool_.reset(shade_key(config_.seed, ShadePurpose::kMethodOrder, operation, 1));
   std::fill(global_ranges_.begin(), global_ranges_.end(), config_.mts_sr * width);
-  counters_.evaluations += population_.size() + 1;
-  counters_.ga_evaluations += population_.size() + 1;
   counters_.restarts += 1;
   keep_best();
+  // The best so far is the best evaluated, a fresh member's too.
+  const int b = population_.best();
+  if (population_.fitness()[b] < best_fitness_) {
+    std::copy_n(population_.row(b), dim_, best_.begin());
+    best_fitness_ = population_.fitness()[b];
+  }
 }
 
 namespace {

@@ -69,11 +69,13 @@ class ShadeIls : public PopulationAlgorithm {
 
  private:
   enum Stage { kGlobal = 0, kShade = 1, kLocal = 2 };  // the unit that comes next
-  // One local search on current_ with at most `budget` evaluations: the method it ran.
-  LocalMethod local_search(LocalMethod wanted, std::int64_t budget, std::vector<double>& sr);
+  // One local search on current_ with `budget` evaluations, cut at the run's end: the method
+  // it ran.
+  LocalMethod local_search(LocalMethod wanted, std::int64_t budget,
+                           std::int64_t evaluations_left, std::vector<double>& sr);
   void run_shade(std::int64_t budget);
   void end_iteration(std::int64_t evaluations_left);
-  void restart();
+  void restart(std::int64_t evaluations_left);
   void keep_best();
 
   Dim dim_;

@@ -129,16 +129,74 @@ struct Cec2013Rates {
   }
 };
 
+// sin(r) for |r| <= pi/2 (a hair beyond is fine): its Taylor series to r^21, the next term
+// < 2e-18 at pi/2, written out from 1/21! down (literals: no table for a GPU to place).
+CHAINSAW_HD double sin_taylor_half_pi(double r) {
+  const double r2 = r * r;
+  double s = 1.0 / 51090942171709440000.0;
+  s = s * r2 - 1.0 / 121645100408832000.0;
+  s = s * r2 + 1.0 / 355687428096000.0;
+  s = s * r2 - 1.0 / 1307674368000.0;
+  s = s * r2 + 1.0 / 6227020800.0;
+  s = s * r2 - 1.0 / 39916800.0;
+  s = s * r2 + 1.0 / 362880.0;
+  s = s * r2 - 1.0 / 5040.0;
+  s = s * r2 + 1.0 / 120.0;
+  s = s * r2 - 1.0 / 6.0;
+  return r + r * (r2 * s);
+}
+// sin(x) of a general argument, branch-free, as cos_polynomial (fitness/functions.hpp): k =
+// rint(x / pi), r = x - k pi by the three-part pi, sin x = (-1)^k sin r. Within 1e-15 of sin
+// (absolute; tests/test_cec2013.cpp) for |x| < 2^21 pi: T_osz's arguments are at most
+// 10 |log|x|| < 7500. A third of the cost of the library's sin, which was T_osz's largest part.
+CHAINSAW_HD double sin_polynomial(double x) {
+  const double k = rint_by_shifter(x * kInvPi);
+  const double r = ((x - k * kPiPart1) - k * kPiPart2) - k * kPiPart3;
+  const double half = 0.5 * k;
+  const bool odd = half != rint_by_shifter(half);  // a half-integer never equals its rint
+  const double s = sin_taylor_half_pi(r);
+  return odd ? -s : s;
+}
+
+// sin for T_osz: the GPU's own sin; on the host sin_polynomial, whose error of 1e-15 moves
+// T_osz by 5e-17 relative.
+CHAINSAW_HD double cec2013_sin(double x) {
+#if defined(__CUDA_ARCH__)
+  return sin(x);
+#else
+  return sin_polynomial(x);
+#endif
+}
+
 // T_osz: sign(x) exp(x^ + 0.049 (sin(c1 x^) + sin(c2 x^))), x^ = log|x| (0 at 0), c1 = 10 and
 // c2 = 7.9 for x > 0, 5.5 and 3.1 otherwise.
 CHAINSAW_HD double cec2013_osz(double x) {
   if (x == 0.0) return 0.0;
   const double h = log(fabs(x));
   const bool positive = x > 0.0;
-  const double e = exp(h + 0.049 * (sin((positive ? 10.0 : 5.5) * h) +
-                                    sin((positive ? 7.9 : 3.1) * h)));
+  const double e = exp(h + 0.049 * (cec2013_sin((positive ? 10.0 : 5.5) * h) +
+                                    cec2013_sin((positive ? 7.9 : 3.1) * h)));
   return positive ? e : -e;
 }
+// T_osz of n <= kCec2013OszBlock values in place, cec2013_osz's bits: the logarithms, then the
+// sines of all n (branch-free arithmetic that vectorises and overlaps, where one value's
+// polynomial waited on the last), then the exponentials.
+inline constexpr int kCec2013OszBlock = 64;
+CHAINSAW_HD void cec2013_osz_block(double* y, int n) {
+  double t[kCec2013OszBlock];
+  for (int k = 0; k < n; ++k) t[k] = y[k] == 0.0 ? 0.0 : log(fabs(y[k]));
+  for (int k = 0; k < n; ++k) {
+    const double h = t[k];
+    const bool positive = y[k] > 0.0;
+    t[k] = h + 0.049 * (cec2013_sin((positive ? 10.0 : 5.5) * h) +
+                        cec2013_sin((positive ? 7.9 : 3.1) * h));
+  }
+  for (int k = 0; k < n; ++k) {
+    const double e = exp(t[k]);
+    y[k] = y[k] == 0.0 ? 0.0 : y[k] > 0.0 ? e : -e;
+  }
+}
+
 // T_asy^0.2 of the i-th of n values: x^(1 + 0.2 i/(n-1) sqrt(x)) for x > 0.
 CHAINSAW_HD double cec2013_asy(double x, Dim i, const Cec2013Rates& rates) {
   if (!(x > 0.0)) return x;
@@ -149,43 +207,78 @@ CHAINSAW_HD double cec2013_lambda(double x, Dim i, const Cec2013Rates& rates) {
   return x * exp2(static_cast<double>(i) * rates.lambda_rate);
 }
 
+// w = R z of group g, each w_i summed in j order. Eight rows at a time: their sums are
+// independent, where one row's waited on each add before the next (the same bits).
+CHAINSAW_HD void cec2013_rotate(const Cec2013View& v, const Cec2013Group& g, const double* z,
+                                double* w) {
+  const int s = g.size;
+  int i = 0;
+  if (!v.transposed) {
+    constexpr int kRows = 8;
+    const double* rows = v.rotation[g.rotation];
+    for (; i + kRows <= s; i += kRows) {
+      double sum[kRows] = {};
+      for (int j = 0; j < s; ++j)
+        for (int k = 0; k < kRows; ++k) sum[k] += rows[(i + k) * s + j] * z[j];
+      for (int k = 0; k < kRows; ++k) w[i + k] = sum[k];
+    }
+  }
+  for (; i < s; ++i) {
+    double sum = 0.0;
+    for (int j = 0; j < s; ++j) sum += v.r(g.rotation, s, i, j) * z[j];
+    w[i] = sum;
+  }
+}
+
 }  // namespace detail
 
 // A base function over a sequence of n values z_0 .. z_{n-1} in order: add(p, z, i, rates)
 // takes z_i (with its transforms), finish(p, n) the value. The official code's transforms per
 // base: Elliptic T_osz; Rastrigin and Ackley T_osz, T_asy^0.2, Lambda^10; Schwefel 1.2 T_osz,
 // T_asy^0.2; Sphere and Rosenbrock none (Rosenbrock on z itself: its optimum is z = 1).
+// kOsz: add(p, z, i, rates) is add_osz(p, cec2013_osz(z), i, rates), so that a sequence's
+// T_osz can be taken a block at a time (cec2013_add_sequence).
 template <Cec2013Base B>
 struct Cec2013BaseFn {
+  static constexpr bool kOsz = false;
   using Partial = SumPartial;  // kNone: no values
   CHAINSAW_HD static void add(Partial&, double, Dim, const detail::Cec2013Rates&) {}
   CHAINSAW_HD static double finish(const Partial&, Dim) { return 0.0; }
 };
 template <>
 struct Cec2013BaseFn<Cec2013Base::kElliptic> {
+  static constexpr bool kOsz = true;
   using Partial = SumPartial;
   CHAINSAW_HD static void add(Partial& p, double z, Dim i, const detail::Cec2013Rates& rates) {
-    const double v = detail::cec2013_osz(z);
+    add_osz(p, detail::cec2013_osz(z), i, rates);
+  }
+  CHAINSAW_HD static void add_osz(Partial& p, double v, Dim i, const detail::Cec2013Rates& rates) {
     p.sum += detail::elliptic_weight(i, rates.elliptic_rate) * v * v;
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim) { return p.sum; }
 };
 template <>
 struct Cec2013BaseFn<Cec2013Base::kRastrigin> {
+  static constexpr bool kOsz = true;
   using Partial = SumPartial;
   CHAINSAW_HD static void add(Partial& p, double z, Dim i, const detail::Cec2013Rates& rates) {
-    const double v = detail::cec2013_lambda(
-        detail::cec2013_asy(detail::cec2013_osz(z), i, rates), i, rates);
+    add_osz(p, detail::cec2013_osz(z), i, rates);
+  }
+  CHAINSAW_HD static void add_osz(Partial& p, double y, Dim i, const detail::Cec2013Rates& rates) {
+    const double v = detail::cec2013_lambda(detail::cec2013_asy(y, i, rates), i, rates);
     p.sum += detail::rastrigin_term(v);  // v^2 - 10 cos(2 pi v) + 10
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim) { return p.sum; }
 };
 template <>
 struct Cec2013BaseFn<Cec2013Base::kAckley> {
+  static constexpr bool kOsz = true;
   using Partial = TwoSumsPartial;  // sum v^2, sum cos(2 pi v)
   CHAINSAW_HD static void add(Partial& p, double z, Dim i, const detail::Cec2013Rates& rates) {
-    const double v = detail::cec2013_lambda(
-        detail::cec2013_asy(detail::cec2013_osz(z), i, rates), i, rates);
+    add_osz(p, detail::cec2013_osz(z), i, rates);
+  }
+  CHAINSAW_HD static void add_osz(Partial& p, double y, Dim i, const detail::Cec2013Rates& rates) {
+    const double v = detail::cec2013_lambda(detail::cec2013_asy(y, i, rates), i, rates);
     p.first += v * v;
     p.second += detail::cos_two_pi(v);
   }
@@ -195,14 +288,19 @@ struct Cec2013BaseFn<Cec2013Base::kAckley> {
 };
 template <>
 struct Cec2013BaseFn<Cec2013Base::kSchwefel> {
+  static constexpr bool kOsz = true;
   using Partial = PrefixSquarePartial;
   CHAINSAW_HD static void add(Partial& p, double z, Dim i, const detail::Cec2013Rates& rates) {
-    Schwefel12::accumulate(p, detail::cec2013_asy(detail::cec2013_osz(z), i, rates), i + 1);
+    add_osz(p, detail::cec2013_osz(z), i, rates);
+  }
+  CHAINSAW_HD static void add_osz(Partial& p, double y, Dim i, const detail::Cec2013Rates& rates) {
+    Schwefel12::accumulate(p, detail::cec2013_asy(y, i, rates), i + 1);
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim) { return p.prefix_square_sum; }
 };
 template <>
 struct Cec2013BaseFn<Cec2013Base::kSphere> {
+  static constexpr bool kOsz = false;
   using Partial = SumPartial;
   CHAINSAW_HD static void add(Partial& p, double z, Dim, const detail::Cec2013Rates&) {
     p.sum += z * z;
@@ -211,12 +309,32 @@ struct Cec2013BaseFn<Cec2013Base::kSphere> {
 };
 template <>
 struct Cec2013BaseFn<Cec2013Base::kRosenbrock> {
+  static constexpr bool kOsz = false;
   using Partial = RosenbrockPartial;
   CHAINSAW_HD static void add(Partial& p, double z, Dim i, const detail::Cec2013Rates&) {
     p.add(z, static_cast<double>(i + 1));
   }
   CHAINSAW_HD static double finish(const Partial& p, Dim) { return p.sum; }
 };
+
+// Values z_of(k), k in [begin, end), into a base's partial in k order: add's bits, with T_osz
+// taken a block at a time.
+template <class Base, class Z>
+CHAINSAW_HD void cec2013_add_sequence(typename Base::Partial& p, Dim begin, Dim end,
+                                      const detail::Cec2013Rates& rates, const Z& z_of) {
+  if constexpr (!Base::kOsz) {
+    for (Dim k = begin; k < end; ++k) Base::add(p, z_of(k), k, rates);
+  } else {
+    double y[detail::kCec2013OszBlock];
+    for (Dim first = begin; first < end; first += detail::kCec2013OszBlock) {
+      const int n = static_cast<int>(
+          end - first < detail::kCec2013OszBlock ? end - first : detail::kCec2013OszBlock);
+      for (int k = 0; k < n; ++k) y[k] = z_of(first + k);
+      detail::cec2013_osz_block(y, n);
+      for (int k = 0; k < n; ++k) Base::add_osz(p, y[k], first + k, rates);
+    }
+  }
+}
 
 // One CEC 2013 function, F<N>: its layout and the bases of its groups and of its rest.
 template <int N>
@@ -247,15 +365,12 @@ struct Cec2013Fn {
   template <class T>
   CHAINSAW_HD static double group_value(const Cec2013View& v, const T* x, int index) {
     const Cec2013Group& g = v.groups[index];
-    double z[kCec2013MaxGroup];
+    double z[kCec2013MaxGroup], w[kCec2013MaxGroup];
     for (int k = 0; k < g.size; ++k) z[k] = group_z(v, x, g, k);
+    detail::cec2013_rotate(v, g, z, w);
     const detail::Cec2013Rates rates(g.size);
     typename GroupBase::Partial p{};
-    for (int i = 0; i < g.size; ++i) {
-      double w = 0.0;
-      for (int j = 0; j < g.size; ++j) w += v.r(g.rotation, g.size, i, j) * z[j];
-      GroupBase::add(p, w, i, rates);
-    }
+    cec2013_add_sequence<GroupBase>(p, 0, g.size, rates, [&w](Dim i) { return w[i]; });
     return group_finish(p, g);
   }
 
@@ -271,7 +386,13 @@ struct Cec2013Fn {
                                               Dim end) {
     const detail::Cec2013Rates rates(v.rest_length);
     RestPartial p{};
+#if defined(__CUDA_ARCH__)
+    // A GPU thread adds its values one at a time (no block buffer in its registers).
     for (Dim k = begin; k < end; ++k) RestBase::add(p, rest_z(v, x, k), k, rates);
+#else
+    cec2013_add_sequence<RestBase>(p, begin, end, rates,
+                                   [&v, x](Dim k) { return rest_z(v, x, k); });
+#endif
     return p;
   }
 

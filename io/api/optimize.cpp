@@ -39,8 +39,8 @@ Backend choose_backend(Backend requested, const BatchObjective& objective) {
 
 // kAuto runs an algorithm that has no GPU version on the CPU, as the command line does.
 Backend cpu_only_algorithms(const Config& config, Backend resolved) {
-  const bool cpu_only = config.algorithm == AlgorithmKind::kSepCmaEs;
-  return cpu_only && config.backend == Backend::kAuto ? Backend::kCpu : resolved;
+  return runs_on_cpu_only(config.algorithm) && config.backend == Backend::kAuto ? Backend::kCpu
+                                                                                : resolved;
 }
 
 // The checkpoint's configuration for a resume, checked against the options: the command

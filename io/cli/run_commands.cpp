@@ -130,7 +130,7 @@ void lay_out_shards(Config& config, const Ranks& ranks, Backend backend, bool re
 void fall_back_to_cpu(const Config& config, RunEnvironment& env) {
   if (config.algorithm != AlgorithmKind::kMaSwChains && config.backend == Backend::kAuto &&
       env.backend == Backend::kCuda &&
-      (initial_rows(config) > 0 ||
+      (runs_on_cpu_only(config.algorithm) || initial_rows(config) > 0 ||
        !population_runs_on_cuda(config, make_problem(config), nullptr))) {
     env.backend = Backend::kCpu;
     env.device.clear();

@@ -97,7 +97,6 @@ def foreign_flags():
     out.extend((a, flag) for a in ("ma-sw-chains", "ss") for flag in pso)
     out.extend((a, flag) for a in ("ma-sw-chains", "de") for flag in ss)
     out.append(("ss", ("--milestones", "1000")))
-    out.extend((a, ("--milestones", "1000")) for a in ("mts-ls1", "shade-ils"))
     out.extend((a, ("--population", "10")) for a in ("lshade", "mts-ls1"))
     cma = [("--cma-lambda", "8"), ("--cma-sigma0", "0.2"), ("--cma-ipop", None)]
     out.extend((a, flag) for a in ("ma-sw-chains", "de", "shade") for flag in cma)

@@ -37,8 +37,6 @@ bool population_runs_on_cuda(const Config& config, const Problem& problem, std::
   const char* reason = nullptr;
   if (config.algorithm == AlgorithmKind::kMaSwChains)
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
-  else if (runs_on_cpu_only(config.algorithm))
-    reason = "it runs on the CPU backend only";
   else if (problem.is_external() && !problem.is_janssen() && !evaluated_by_batch_kernel(problem))
     reason = "the GPU population path evaluates the built-in functions only, not user objectives";
   else if (!config.milestones.empty())
