@@ -401,8 +401,9 @@ TEST(HostLoopMilestones, EveryMarkIsRecordedAcrossRestarts) {
   ASSERT_EQ(r.result.milestones.size(), marks.size());
   for (size_t i = 0; i < marks.size(); ++i) {
     EXPECT_EQ(r.result.milestones[i].evaluations, marks[i]);
-    if (i > 0)
+    if (i > 0) {
       EXPECT_LE(r.result.milestones[i].best_fitness, r.result.milestones[i - 1].best_fitness);
+    }
   }
   EXPECT_GE(r.result.milestones.back().best_fitness, r.result.best_fitness);
 }

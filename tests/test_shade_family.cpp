@@ -432,7 +432,9 @@ TEST(LocalSearchMilestones, AreTheBestOfTheRunWithThatBudget) {
       c.milestones.push_back(m);
     c.validate();
     const RunResult one = run_with_threads(c, 1);
-    if (ils) EXPECT_GT(one.counters.restarts, 0);
+    if (ils) {
+      EXPECT_GT(one.counters.restarts, 0);
+    }
     ASSERT_EQ(one.milestones.size(), c.milestones.size());
     // The one-thread runs first: two-thread workers left spinning slow them down.
     for (int threads : {1, 2}) {

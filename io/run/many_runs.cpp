@@ -200,6 +200,50 @@ nlohmann::ordered_json summarize_runs(const std::vector<nlohmann::ordered_json>&
   return summary;
 }
 
+namespace {
+// The result file of --runs K: the runs' shared settings, the summary and every run's result.
+nlohmann::ordered_json runs_document(const Config& config, const RunEnvironment& env,
+                                     const std::vector<nlohmann::ordered_json>& results,
+                                     double total) {
+  const int k = config.runs;
+  nlohmann::ordered_json j;
+  j["chainsaw_version"] = kVersion;
+  j["genes"] = sizeof(real_t) == 8 ? "float64" : "float32";
+  j["algorithm"] = algorithm_name(config.algorithm);
+  j["runs"] = k;
+  nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
+  for (int i = 0; i < k; ++i) seeds.push_back(config.seed + static_cast<std::uint64_t>(i));
+  j["seeds"] = seeds;
+  j["vary_instance"] = config.vary_instance;
+  j["config"] = config_to_json(config);
+  j["backend"] = backend_name(env.backend);
+  j["device"] = env.device.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(env.device);
+  j["threads"] = env.threads;
+  j["wall_seconds"] = total;  // all runs, as they ran (concurrently)
+  j["summary"] = summarize_runs(results);
+  j["results"] = results;
+  return j;
+}
+
+// The line on stderr after --runs K.
+void print_runs_line(const Config& config, const RunEnvironment& env,
+                     const nlohmann::ordered_json& j, double total, const std::string& output) {
+  const int k = config.runs;
+  const auto& best = j.at("summary").at("best_error");
+  std::fprintf(stderr,
+               "chainsaw: %s %s D=%lld: %d runs (seeds %llu..%llu), best error mean %s, "
+               "median %s in %.2f s (%s)%s\n",
+               algorithm_name(config.algorithm), config.function.c_str(),
+               static_cast<long long>(config.dim), k,
+               static_cast<unsigned long long>(config.seed),
+               static_cast<unsigned long long>(config.seed + static_cast<std::uint64_t>(k - 1)),
+               best.is_null() ? "n/a" : fmt::format("{:.6e}", best.at("mean").get<double>()).c_str(),
+               best.is_null() ? "n/a" : fmt::format("{:.6e}", best.at("median").get<double>()).c_str(),
+               total, where(env).c_str(), output.empty() ? "" : (" -> " + output).c_str());
+}
+
+}  // namespace
+
 int run_many(const Config& config, RunEnvironment env, const RunsOptions& o) {
   if (config.threads > 0) omp_set_num_threads(config.threads);
   env.threads = omp_get_max_threads();
@@ -255,36 +299,9 @@ int run_many(const Config& config, RunEnvironment env, const RunsOptions& o) {
     if (e) std::rethrow_exception(e);
   const double total = seconds_since(start);
 
-  nlohmann::ordered_json j;
-  j["chainsaw_version"] = kVersion;
-  j["genes"] = sizeof(real_t) == 8 ? "float64" : "float32";
-  j["algorithm"] = algorithm_name(config.algorithm);
-  j["runs"] = k;
-  nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
-  for (int i = 0; i < k; ++i) seeds.push_back(config.seed + static_cast<std::uint64_t>(i));
-  j["seeds"] = seeds;
-  j["vary_instance"] = config.vary_instance;
-  j["config"] = config_to_json(config);
-  j["backend"] = backend_name(env.backend);
-  j["device"] = env.device.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(env.device);
-  j["threads"] = env.threads;
-  j["wall_seconds"] = total;  // all runs, as they ran (concurrently)
-  j["summary"] = summarize_runs(results);
-  j["results"] = results;
+  const nlohmann::ordered_json j = runs_document(config, env, results, total);
   emit(o.output, j);
-  if (!o.quiet) {
-    const auto& best = j["summary"]["best_error"];
-    std::fprintf(stderr,
-                 "chainsaw: %s %s D=%lld: %d runs (seeds %llu..%llu), best error mean %s, "
-                 "median %s in %.2f s (%s)%s\n",
-                 algorithm_name(config.algorithm), config.function.c_str(),
-                 static_cast<long long>(config.dim), k,
-                 static_cast<unsigned long long>(config.seed),
-                 static_cast<unsigned long long>(config.seed + static_cast<std::uint64_t>(k - 1)),
-                 best.is_null() ? "n/a" : fmt::format("{:.6e}", best["mean"].get<double>()).c_str(),
-                 best.is_null() ? "n/a" : fmt::format("{:.6e}", best["median"].get<double>()).c_str(),
-                 total, where(env).c_str(), o.output.empty() ? "" : (" -> " + o.output).c_str());
-  }
+  if (!o.quiet) print_runs_line(config, env, j, total, o.output);
   return 0;
 }
 

@@ -61,6 +61,45 @@ const char* profile_clock(const Algorithm& algorithm, Backend backend) {
   return backend == Backend::kCuda && engine_windows ? "gpu_windows" : "steady_clock";
 }
 
+// The problem, the algorithm (restored where resumed) and the checkpoint's lock, made by all
+// ranks together: one failing fails them all.
+struct BuiltRun {
+  std::optional<Problem> problem;  // the algorithm refers to it: it stays in place
+  std::unique_ptr<Algorithm> algorithm;
+  CheckpointLock lock;  // held until the run returns: one live run per checkpoint path
+};
+
+void build_run(BuiltRun& b, const Config& config, Backend backend,
+               const std::function<Problem()>& make_problem, const DriveOptions& o,
+               const Ranks& ranks, KernelProfile* buckets) {
+  ranks.agree([&] {
+    // A sharded run's file is rank 0's alone; an island's is its rank's.
+    if (!o.checkpoint.empty() && (ranks.root() || ranks.islands()))
+      b.lock = CheckpointLock(o.checkpoint_flag, o.checkpoint);
+    b.problem.emplace(make_problem());
+    b.algorithm = make_algorithm(config, *b.problem, backend, ranks.shard_comm());
+    if (buckets) b.algorithm->set_profile(buckets);
+    if (ranks.islands()) b.algorithm->disable_stop_rule();  // the islands end together
+    if (!o.resume_from.empty()) {
+      ScopedBucket timer(buckets, Bucket::kCheckpointIo);
+      load_checkpoint(o.resume_from, *b.algorithm);
+    }
+  });
+}
+
+// A finished run's distribution; an islands run's result becomes the best island's.
+void record_distribution(DrivenRun& out, const Config& config, const Ranks& ranks,
+                         const Islands* islands) {
+  out.distributed.mode = ranks.mode;
+  out.distributed.ranks = ranks.size();
+  if (islands == nullptr) return;
+  const RunResult& r = out.result;
+  const IslandSummary mine{ranks.rank(), config.seed, r.best_fitness, r.distance_to_optimum,
+                           r.counters, islands->state()};
+  out.distributed.islands = gather_islands(*ranks.comm, mine);
+  out.result = combine_islands(r, out.distributed.islands, out.distributed.best_rank);
+}
+
 }  // namespace
 
 DrivenRun drive_run(const Config& config, Backend backend,
@@ -73,22 +112,9 @@ DrivenRun drive_run(const Config& config, Backend backend,
   KernelProfile* const buckets = profile ? &profile->buckets : nullptr;
 
   const auto setup_start = Clock::now();
-  std::optional<Problem> problem;
-  std::unique_ptr<Algorithm> algorithm;
-  CheckpointLock lock;  // held until the run returns: one live run per checkpoint path
-  ranks.agree([&] {
-    // A sharded run's file is rank 0's alone; an island's is its rank's.
-    if (!o.checkpoint.empty() && (ranks.root() || ranks.islands()))
-      lock = CheckpointLock(o.checkpoint_flag, o.checkpoint);
-    problem.emplace(make_problem());
-    algorithm = make_algorithm(config, *problem, backend, ranks.shard_comm());
-    if (buckets) algorithm->set_profile(buckets);
-    if (ranks.islands()) algorithm->disable_stop_rule();  // the islands end together
-    if (!o.resume_from.empty()) {
-      ScopedBucket timer(buckets, Bucket::kCheckpointIo);
-      load_checkpoint(o.resume_from, *algorithm);
-    }
-  });
+  BuiltRun built_run;
+  build_run(built_run, config, backend, make_problem, o, ranks, buckets);
+  std::unique_ptr<Algorithm>& algorithm = built_run.algorithm;
   std::optional<Islands> islands;
   if (ranks.islands()) {
     island_algorithm(*algorithm);
@@ -147,15 +173,7 @@ DrivenRun drive_run(const Config& config, Backend backend,
     stopped();
     return out;
   }
-  out.distributed.mode = ranks.mode;
-  out.distributed.ranks = ranks.size();
-  if (islands) {
-    const RunResult& r = out.result;
-    const IslandSummary mine{ranks.rank(), config.seed, r.best_fitness, r.distance_to_optimum,
-                             r.counters, islands->state()};
-    out.distributed.islands = gather_islands(*ranks.comm, mine);
-    out.result = combine_islands(r, out.distributed.islands, out.distributed.best_rank);
-  }
+  record_distribution(out, config, ranks, islands ? &*islands : nullptr);
   stopped();
   return out;
 }
