@@ -138,18 +138,27 @@ inline constexpr double kPiPart2 = 0x1.0b4611a6p-33;
 inline constexpr double kPiPart3 = 0x1.3198a2e037073p-68;
 inline constexpr double kInvPi = 0x1.45f306dc9c883p-2;
 
-// cos(x) of a general argument, branch-free, for the host (Griewank's cos(z / sqrt(i))):
-// k = rint(x / pi), r = x - k pi in [-pi/2, pi/2] by the three-part pi (x - k part1 is exact,
-// Sterbenz; the two later subtractions round once each, ~1e-16), and cos x = (-1)^k cos r.
-// Within 6e-16 of cos (absolute; tests/test_host_rng.cpp) for |x| < 2^21 pi, which covers every
-// domain here (Griewank's |z| <= 1200); beyond, k pi's products are no longer exact.
-CHAINSAW_HD double cos_polynomial(double x) {
+// x = k pi + r, k = rint(x / pi), r in [-pi/2, pi/2] by the three-part pi (x - k part1 is
+// exact, Sterbenz; the two later subtractions round once each, ~1e-16), and whether k is odd:
+// sin and cos of x are those of r, negated for odd k. Exact products for |x| < 2^21 pi.
+struct PiReduced {
+  double r;
+  bool odd;
+};
+CHAINSAW_HD PiReduced reduce_by_pi(double x) {
   const double k = rint_by_shifter(x * kInvPi);
   const double r = ((x - k * kPiPart1) - k * kPiPart2) - k * kPiPart3;
   const double half = 0.5 * k;
-  const bool odd = half != rint_by_shifter(half);  // a half-integer never equals its rint
-  const double c = cos_taylor_half_pi(r);
-  return odd ? -c : c;
+  return {r, half != rint_by_shifter(half)};  // a half-integer never equals its rint
+}
+
+// cos(x) of a general argument, branch-free, for the host (Griewank's cos(z / sqrt(i))), by
+// reduce_by_pi. Within 6e-16 of cos (absolute; tests/test_host_rng.cpp) for |x| < 2^21 pi,
+// which covers every domain here (Griewank's |z| <= 1200).
+CHAINSAW_HD double cos_polynomial(double x) {
+  const PiReduced p = reduce_by_pi(x);
+  const double c = cos_taylor_half_pi(p.r);
+  return p.odd ? -c : c;
 }
 
 CHAINSAW_HD double cos_any(double x) {

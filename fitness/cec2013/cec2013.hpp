@@ -145,17 +145,14 @@ CHAINSAW_HD double sin_taylor_half_pi(double r) {
   s = s * r2 - 1.0 / 6.0;
   return r + r * (r2 * s);
 }
-// sin(x) of a general argument, branch-free, as cos_polynomial (fitness/functions.hpp): k =
-// rint(x / pi), r = x - k pi by the three-part pi, sin x = (-1)^k sin r. Within 1e-15 of sin
-// (absolute; tests/test_cec2013.cpp) for |x| < 2^21 pi: T_osz's arguments are at most
-// 10 |log|x|| < 7500. A third of the cost of the library's sin, which was T_osz's largest part.
+// sin(x) of a general argument, branch-free, by reduce_by_pi (fitness/functions.hpp). Within
+// 1e-15 of sin (absolute; tests/test_cec2013.cpp) for |x| < 2^21 pi: T_osz's arguments are at
+// most 10 |log|x|| < 7500. A third of the cost of the library's sin, which was T_osz's largest
+// part.
 CHAINSAW_HD double sin_polynomial(double x) {
-  const double k = rint_by_shifter(x * kInvPi);
-  const double r = ((x - k * kPiPart1) - k * kPiPart2) - k * kPiPart3;
-  const double half = 0.5 * k;
-  const bool odd = half != rint_by_shifter(half);  // a half-integer never equals its rint
-  const double s = sin_taylor_half_pi(r);
-  return odd ? -s : s;
+  const PiReduced p = reduce_by_pi(x);
+  const double s = sin_taylor_half_pi(p.r);
+  return p.odd ? -s : s;
 }
 
 // sin for T_osz: the GPU's own sin; on the host sin_polynomial, whose error of 1e-15 moves
