@@ -44,8 +44,7 @@ const char* algorithm_name(AlgorithmKind a) {
 }
 
 bool runs_on_cpu_only(AlgorithmKind a) {
-  return a == AlgorithmKind::kSepCmaEs || a == AlgorithmKind::kShade ||
-         a == AlgorithmKind::kLshade || a == AlgorithmKind::kMtsLs1 ||
+  return a == AlgorithmKind::kShade || a == AlgorithmKind::kLshade || a == AlgorithmKind::kMtsLs1 ||
          a == AlgorithmKind::kShadeIls;
 }
 

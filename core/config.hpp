@@ -41,7 +41,7 @@ enum class AlgorithmKind {
   kShade, kLshade, kMtsLs1, kShadeIls,  // the SHADE family (docs/algorithms.md)
 };
 const char* algorithm_name(AlgorithmKind a);
-// The algorithms without a GPU implementation yet (sep-CMA-ES and the SHADE family):
+// The algorithms without a GPU implementation yet (the SHADE family and MTS-LS1):
 // Config::validate refuses them with --backend cuda, --backend auto runs them on the CPU.
 bool runs_on_cpu_only(AlgorithmKind a);
 

@@ -3,7 +3,7 @@
 
     behaviour_bits.py CHAINSAW BACKEND RECORD.json [--record] [--cases PATTERN]
 
-The set covers every algorithm (those without a GPU implementation on the CPU only), the six
+The set covers every algorithm (those without a GPU implementation in the CPU records only), the six
 paper functions, three CEC 2010 functions, two sizes, a checkpoint and its resume, and --runs (with --vary-instance: each run on its own seed's
 instance, so that one record serves the builds before and after --runs fixed the instance). Each case's best fitness, distance to the optimum and
 evaluation count are compared exactly (floats as their hexadecimal form): a refactoring must leave
@@ -22,8 +22,10 @@ import tempfile
 PAPER = ["rastrigin", "griewank", "salomon", "discus", "sumsquares", "schwefel12"]
 
 
-# The algorithms without a GPU implementation: in the CPU records only.
-CPU_ONLY = ["sep-cma-es", "shade", "lshade", "mts-ls1", "shade-ils"]
+# The algorithms of the large-scale literature, at D = 100; those without a GPU implementation
+# are in the CPU records only.
+LARGE_SCALE = ["sep-cma-es", "shade", "lshade", "mts-ls1", "shade-ils"]
+ON_THE_GPU = ["sep-cma-es"]
 
 
 def cases(backend):
@@ -51,11 +53,9 @@ def cases(backend):
         out.append((f"{alg}/runs3/sphere-like/1000",
                     ["--algorithm", alg, "--function", "sumsquares", "--dim", "1000",
                      "--evals", "3000", "--runs", "3", "--vary-instance"], "runs"))
-    if backend != "cpu":
-        return out
     # D = 100, 12000 evaluations: SHADE-ILS's first iteration (its phases of 5000, 5000 and
     # 1000) and the start of its second.
-    for alg in CPU_ONLY:
+    for alg in LARGE_SCALE if backend == "cpu" else ON_THE_GPU:
         for fn in ("rastrigin", "cec2010-f9"):
             out.append((f"{alg}/{fn}/100",
                         ["--algorithm", alg, "--function", fn, "--dim", "100",

@@ -1,4 +1,4 @@
-// The GPU population path of DE, jDE, PSO and SS (core/engines/cuda/population_cuda.cu) against
+// The GPU population path of DE, jDE, PSO, SS and sep-CMA-ES (core/engines/cuda/) against
 // the CPU backend: the same random streams and per-gene math, a different fitness reduction
 // order, so the runs agree statistically (Mann-Whitney over 10 seeds) rather than bit for bit.
 // Every test skips without a usable GPU (CI has none).
@@ -199,8 +199,13 @@ TEST_P(CudaAlgorithms, DataFunctionsEvaluateAsOnTheHost) {
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, CudaAlgorithms,
                          ::testing::Values(AlgorithmKind::kDe, AlgorithmKind::kJde, AlgorithmKind::kPso,
-                                           AlgorithmKind::kScatterSearch),
-                         [](const auto& info) { return std::string(algorithm_name(info.param)); });
+                                           AlgorithmKind::kScatterSearch,
+                                           AlgorithmKind::kSepCmaEs),
+                         [](const auto& info) {
+                           std::string name = algorithm_name(info.param);
+                           std::replace(name.begin(), name.end(), '-', '_');  // gtest's names
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace chainsaw

@@ -79,8 +79,9 @@ std::unique_ptr<PopulationAlgorithm> make_population_algorithm(const Config& con
                                                                const Problem& problem,
                                                                Backend resolved);
 
-// Whether the CUDA population path runs `config`'s algorithm on `problem` (DE, jDE and PSO on
-// the paper's six functions); `why` (may be null) says what does not. False without CUDA.
+// Whether the CUDA population path runs `config`'s algorithm on `problem` (DE, jDE, PSO, SS and
+// sep-CMA-ES: core/engines/cuda/population_cuda.hpp); `why` (may be null) says what does not.
+// False without CUDA.
 bool population_runs_on_cuda(const Config& config, const Problem& problem, std::string* why);
 
 // f(x) of a built-in function on one thread: evaluate_host's value bit for bit (one chunk of

@@ -59,6 +59,22 @@ CHAINSAW_HD double normal_at(std::uint64_t key, std::uint64_t j) {
   return sqrt(-2.0 * log(u1)) * cos(6.283185307179586476925 * u2);
 }
 
+// Two standard normals by Box-Muller in single precision from draw p: its high 24 bits make
+// u1 in (0, 1), the next 24 u2 in [0, 1). Where the normals only scale genes (sep-CMA-ES's
+// samples), double precision costs time and nothing else: its log and cos made the GPU's
+// sampling pass compute-bound (docs/algorithms.md, sep-cma-es).
+struct NormalPair {
+  float first, second;
+};
+CHAINSAW_HD NormalPair normal_pair_at(std::uint64_t key, std::uint64_t p) {
+  const std::uint64_t r = u64_at(key, p);
+  const float u1 = (static_cast<float>(r >> 40) + 0.5f) * 0x1.0p-24f;
+  const float u2 = static_cast<float>((r >> 16) & 0xffffffu) * 0x1.0p-24f;
+  const float radius = sqrtf(-2.0f * logf(u1));
+  const float angle = 6.28318530717958647692f * u2;
+  return {radius * cosf(angle), radius * sinf(angle)};
+}
+
 // ---------------------------------------------------------------------------------------------
 // DE/rand/1 (Storn & Price 1997)
 

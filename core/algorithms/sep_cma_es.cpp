@@ -13,18 +13,9 @@ namespace chainsaw {
 
 namespace {
 
-// Stream purposes of sep-CMA-ES, apart from population_ops.hpp's (101-106) and rng.hpp's.
-constexpr std::uint64_t kMeanPurpose = 201;    // a (re)start's mean: one stream per restart
-constexpr std::uint64_t kSamplePurpose = 202;  // one stream per (generation, offspring)
-
-// Auger & Hansen 2005, §2: TolFun, TolX (times sigma0), ConditionCov.
+// Auger & Hansen 2005, §2: TolFun, ConditionCov (TolX: kSepCmaTolX).
 constexpr double kTolFun = 1e-12;
-constexpr double kTolX = 1e-12;
 constexpr double kMaxCondition = 1e14;
-// Without restarts a converged run goes on to its budget: sigma and C stay inside these so
-// that y = (x - m) / sigma and y_w / sqrt(C) remain finite numbers.
-constexpr double kTiny = 1e-300;
-constexpr double kHuge = 1e300;
 
 // Ranked best first; NaN last; equal values by index (a fixed tie rule keeps runs reproducible).
 std::vector<int> rank_offspring(const std::vector<double>& f, int count) {
@@ -83,38 +74,18 @@ void sep_cma_update(const SepCmaParameters& p, const real_t* x, const std::vecto
   const double sigma_gain = std::sqrt(p.c_sigma * (2.0 - p.c_sigma) * p.mu_eff);
 #pragma omp parallel for schedule(static)
   for (Dim j = 0; j < n; ++j) {
-    double yw = 0.0, squares = 0.0;
-    for (int i = 0; i < p.mu; ++i) {
-      const double y =
-          (static_cast<double>(x[static_cast<Dim>(order[i]) * n + j]) - d.mean[j]) / sigma;
-      yw += p.weights[i] * y;
-      squares += p.weights[i] * y * y;
-    }
-    y_w[j] = yw;
-    rank_mu[j] = squares;
-    d.mean[j] += sigma * yw;  // c_m = 1
-    d.path_sigma[j] = (1.0 - p.c_sigma) * d.path_sigma[j] + sigma_gain * yw / std::sqrt(d.c[j]);
+    const auto x_at = [&](int i) { return x[static_cast<Dim>(order[i]) * n + j]; };
+    sep_cma_gene_before_norm(p.mu, p.weights.data(), x_at, sigma, p.c_sigma, sigma_gain, d.c[j],
+                             d.mean[j], d.path_sigma[j], y_w[j], rank_mu[j]);
   }
   double norm = 0.0;
   for (Dim j = 0; j < n; ++j) norm += d.path_sigma[j] * d.path_sigma[j];
-  norm = std::sqrt(norm);
   ++d.generation;
-  const double correction =
-      std::sqrt(1.0 - std::pow(1.0 - p.c_sigma, 2.0 * static_cast<double>(d.generation)));
-  const bool h_sigma =
-      norm / correction < (1.4 + 2.0 / (static_cast<double>(n) + 1.0)) * p.chi_n;
-  const double c_gain = h_sigma ? std::sqrt(p.c_c * (2.0 - p.c_c) * p.mu_eff) : 0.0;
-  const double delta = h_sigma ? 0.0 : p.c_c * (2.0 - p.c_c);
-  const double keep = 1.0 + p.c_1 * delta - p.c_1 - p.c_mu;  // the weights sum to 1
+  const SepCmaStep step = sep_cma_step(p, n, d.generation, std::sqrt(norm), sigma);
 #pragma omp parallel for schedule(static)
-  for (Dim j = 0; j < n; ++j) {
-    const double pc = (1.0 - p.c_c) * d.path_c[j] + c_gain * y_w[j];
-    d.path_c[j] = pc;
-    const double c = keep * d.c[j] + p.c_1 * pc * pc + p.c_mu * rank_mu[j];
-    d.c[j] = std::min(kHuge, std::max(kTiny, c));
-  }
-  const double next = sigma * std::exp(p.c_sigma / p.d_sigma * (norm / p.chi_n - 1.0));
-  d.sigma = std::min(kHuge, std::max(kTiny, next));
+  for (Dim j = 0; j < n; ++j)
+    sep_cma_gene_after_norm(p.c_c, p.c_1, p.c_mu, step, y_w[j], rank_mu[j], d.path_c[j], d.c[j]);
+  d.sigma = step.sigma;
 }
 
 SepCmaEs::SepCmaEs(const Config& config, const Problem& problem)
@@ -135,17 +106,20 @@ SepCmaEs::SepCmaEs(const Config& config, const Problem& problem)
 
 void SepCmaEs::start(int lambda) {
   params_ = sep_cma_parameters(dim_, lambda);
-  const std::uint64_t key =
-      derive_key(config_.seed, kMeanPurpose, static_cast<std::uint64_t>(counters_.restarts));
+  start_distribution(derive_key(config_.seed, kSepCmaMeanPurpose,
+                                static_cast<std::uint64_t>(counters_.restarts)));
+  dist_.sigma = sigma0_;
+  dist_.generation = 0;
+  history_.assign(static_cast<std::size_t>(params_.history), 0.0);
+}
+
+void SepCmaEs::start_distribution(std::uint64_t key) {
   const double lower = problem_.lower, width = problem_.width();
   for (Dim j = 0; j < dim_; ++j)
     dist_.mean[j] = lower + width * uniform_at(key, static_cast<std::uint64_t>(j));
   std::fill(dist_.c.begin(), dist_.c.end(), 1.0);
   std::fill(dist_.path_c.begin(), dist_.path_c.end(), 0.0);
   std::fill(dist_.path_sigma.begin(), dist_.path_sigma.end(), 0.0);
-  dist_.sigma = sigma0_;
-  dist_.generation = 0;
-  history_.assign(static_cast<std::size_t>(params_.history), 0.0);
 }
 
 void SepCmaEs::initialize_members() {
@@ -161,7 +135,8 @@ void SepCmaEs::advance_unit(std::int64_t evaluations_left) {
   generation(static_cast<int>(std::min<std::int64_t>(params_.lambda, evaluations_left)));
 }
 
-// x_k = clip(m + sigma sqrt(C) z_k) with z_k from the stream of (generation, k): each
+// x_k = clip(m + sigma sqrt(C) z_k) with z_k from the stream of (generation, k), a pair of
+// genes per draw: each
 // offspring is made and, for a built-in function, evaluated in one pass over its row.
 void SepCmaEs::sample_and_evaluate(int count) {
   const std::size_t rows = static_cast<std::size_t>(count) * static_cast<std::size_t>(dim_);
@@ -175,15 +150,13 @@ void SepCmaEs::sample_and_evaluate(int count) {
     ScopedBucket timer(profile_, Bucket::kCrossover);
 #pragma omp parallel for schedule(static)
     for (int k = 0; k < count; ++k) {
-      const std::uint64_t key = derive_key(config_.seed, kSamplePurpose,
+      const std::uint64_t key = derive_key(config_.seed, kSepCmaSamplePurpose,
                                            static_cast<std::uint64_t>(generation_),
                                            static_cast<std::uint64_t>(k));
       real_t* x = samples_.data() + static_cast<Dim>(k) * dim_;
-      for (Dim j = 0; j < dim_; ++j) {
-        const double v = dist_.mean[j] + sigma * std::sqrt(dist_.c[j]) *
-                                             normal_at(key, static_cast<std::uint64_t>(j));
-        x[j] = static_cast<real_t>(clamp_to(v, lower, upper));
-      }
+      for (Dim j = 0; j < dim_; j += 2)
+        sep_cma_sample_pair(dist_.mean.data() + j, dist_.c.data() + j, sigma, key, j / 2,
+                            j + 1 < dim_ ? 2 : 1, lower, upper, x + j);
       if (!external) fitness_[k] = evaluate_row_serial(problem_, x);
     }
   }
@@ -200,8 +173,16 @@ void SepCmaEs::keep_best(const std::vector<int>& order, int count) {
   if (has_best_ && !(fitness_[k] < best_fitness_)) return;
   has_best_ = true;
   best_fitness_ = fitness_[k];
+  keep_best_sample(k);
+}
+
+void SepCmaEs::keep_best_sample(int k) {
   const real_t* x = samples_.data() + static_cast<Dim>(k) * dim_;
   std::copy(x, x + dim_, best_.begin());
+}
+
+void SepCmaEs::update_distribution(const std::vector<int>& order) {
+  sep_cma_update(params_, samples_.data(), order, dist_, scratch_);
 }
 
 // One generation: lambda offspring evaluated, ranked, the distribution updated; a generation
@@ -213,7 +194,7 @@ void SepCmaEs::generation(int count) {
   ++generation_;
   if (count < params_.lambda) return;
   ScopedPhase phase(timers_, Phase::kSelection);
-  sep_cma_update(params_, samples_.data(), order, dist_, scratch_);
+  update_distribution(order);
   record_history(order);
   if (config_.cma_ipop && restart_criterion_holds(order)) {
     ++counters_.restarts;
@@ -238,35 +219,42 @@ bool SepCmaEs::restart_criterion_holds(const std::vector<int>& order) const {
     const auto [lo, hi] = std::minmax_element(history_.begin(), history_.end());
     if (std::max(*hi, worst) - std::min(*lo, best) < kTolFun) return true;
   }
-  const double sigma = dist_.sigma, tol_x = kTolX * sigma0_;
-  bool below_tol_x = true;
-  double c_min = dist_.c[0], c_max = dist_.c[0];
+  const SepCmaCoordinateChecks k = coordinate_checks();
+  return k.no_effect_coord || k.no_effect_axis || k.below_tol_x ||
+         k.c_max > kMaxCondition * k.c_min;
+}
+
+SepCmaCoordinateChecks SepCmaEs::coordinate_checks() const {
+  SepCmaCoordinateChecks k;
+  const double sigma = dist_.sigma, tol_x = kSepCmaTolX * sigma0_;
+  k.c_min = k.c_max = dist_.c[0];
   for (Dim j = 0; j < dim_; ++j) {
     const double sd = sigma * std::sqrt(dist_.c[j]), m = dist_.mean[j];
-    below_tol_x = below_tol_x && sd < tol_x && sigma * std::fabs(dist_.path_c[j]) < tol_x;
-    if (m + 0.2 * sd == m) return true;
-    c_min = std::min(c_min, dist_.c[j]);
-    c_max = std::max(c_max, dist_.c[j]);
+    k.below_tol_x = k.below_tol_x && sd < tol_x && sigma * std::fabs(dist_.path_c[j]) < tol_x;
+    k.no_effect_coord = k.no_effect_coord || m + 0.2 * sd == m;
+    k.c_min = std::min(k.c_min, dist_.c[j]);
+    k.c_max = std::max(k.c_max, dist_.c[j]);
   }
   const Dim axis = static_cast<Dim>((dist_.generation - 1) % dim_);
   const double m = dist_.mean[axis];
-  if (m + 0.1 * sigma * std::sqrt(dist_.c[axis]) == m) return true;
-  return below_tol_x || c_max > kMaxCondition * c_min;
+  k.no_effect_axis = m + 0.1 * sigma * std::sqrt(dist_.c[axis]) == m;
+  return k;
 }
 
 void SepCmaEs::save_arrays(AlgorithmState& s) const {
+  const SepCmaDistribution& dist = host_distribution();
   s.integers["lambda"] = params_.lambda;
   s.integers["generation"] = generation_;
-  s.integers["restart_generation"] = dist_.generation;
+  s.integers["restart_generation"] = dist.generation;
   s.integers["has_best"] = has_best_ ? 1 : 0;
-  s.reals["mean"] = dist_.mean;
-  s.reals["c_diagonal"] = dist_.c;
-  s.reals["path_c"] = dist_.path_c;
-  s.reals["path_sigma"] = dist_.path_sigma;
-  s.reals["sigma"] = {dist_.sigma};
+  s.reals["mean"] = dist.mean;
+  s.reals["c_diagonal"] = dist.c;
+  s.reals["path_c"] = dist.path_c;
+  s.reals["path_sigma"] = dist.path_sigma;
+  s.reals["sigma"] = {dist.sigma};
   s.reals["best_fitness"] = {best_fitness_};
   s.reals["fitness_history"] = history_;
-  s.genes["best"] = best_;
+  s.genes["best"] = best_genes();
 }
 
 void SepCmaEs::restore_arrays(const AlgorithmState& s) {
@@ -287,6 +275,7 @@ void SepCmaEs::restore_arrays(const AlgorithmState& s) {
   best_fitness_ = reals_of(s, "best_fitness", 1)[0];
   history_ = reals_of(s, "fitness_history", static_cast<std::size_t>(params_.history));
   best_ = genes_of(s, "best", n);
+  distribution_restored();
 }
 
 }  // namespace chainsaw

@@ -2,15 +2,19 @@
 // rates c_1 and c_mu are multiplied by (n + 2) / 3, and cumulative step-size adaptation; the
 // other defaults are those of Hansen's tutorial (2016). Optional IPOP restarts (Auger & Hansen
 // 2005): when a stopping criterion holds, a new mean uniform in the box and lambda times the
-// factor. Time and memory per generation O(lambda D): no D x D matrix. On the CPU; every
-// offspring has its own keyed random stream, so results do not depend on the thread count.
-// docs/algorithms.md lists the parameters, the restart criteria and the bound handling.
+// factor. Time and memory per generation O(lambda D): no D x D matrix. Every offspring has
+// its own keyed random stream, so results do not depend on the thread count. The CPU runs
+// this class; the GPU (core/engines/cuda/sep_cma_cuda.cu) overrides the hooks that touch
+// D-long vectors and keeps the distribution on the device. docs/algorithms.md lists the
+// parameters, the restart criteria and the bound handling.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "core/algorithms/population_algorithm.hpp"
+#include "core/algorithms/population_ops.hpp"
 
 namespace chainsaw {
 
@@ -42,6 +46,96 @@ struct SepCmaDistribution {
 void sep_cma_update(const SepCmaParameters& p, const real_t* x, const std::vector<int>& order,
                     SepCmaDistribution& d, std::vector<double>& scratch);
 
+// Without restarts a converged run goes on to its budget: sigma and C stay inside these so
+// that y = (x - m) / sigma and y_w / sqrt(C) remain finite numbers.
+inline constexpr double kSepCmaTiny = 1e-300;
+inline constexpr double kSepCmaHuge = 1e300;
+// TolX of Auger & Hansen 2005, §2, times sigma0.
+inline constexpr double kSepCmaTolX = 1e-12;
+
+// The scalar half of the update, shared by both backends: from ||p_sigma|| after the gene
+// update (and d.generation already advanced), h_sigma's gains and the next sigma.
+struct SepCmaStep {
+  double c_gain = 0.0;  // p_c's gain on y_w: 0 when h_sigma stalls the path
+  double keep = 0.0;    // C's factor 1 + c_1 delta - c_1 - c_mu
+  double sigma = 0.0;   // the next step size, kept inside [1e-300, 1e300]
+};
+CHAINSAW_HD SepCmaStep sep_cma_step(double c_sigma, double d_sigma, double c_c, double c_1,
+                                    double c_mu, double mu_eff, double chi_n, double n,
+                                    double generation, double norm, double sigma) {
+  const double correction = sqrt(1.0 - pow(1.0 - c_sigma, 2.0 * generation));
+  const bool h_sigma = norm / correction < (1.4 + 2.0 / (n + 1.0)) * chi_n;
+  const double delta = h_sigma ? 0.0 : c_c * (2.0 - c_c);
+  SepCmaStep s;
+  s.c_gain = h_sigma ? sqrt(c_c * (2.0 - c_c) * mu_eff) : 0.0;
+  s.keep = 1.0 + c_1 * delta - c_1 - c_mu;  // the weights sum to 1
+  const double next = sigma * exp(c_sigma / d_sigma * (norm / chi_n - 1.0));
+  s.sigma = next > kSepCmaTiny ? (next < kSepCmaHuge ? next : kSepCmaHuge) : kSepCmaTiny;
+  return s;
+}
+// sep_cma_step with p's parameters.
+inline SepCmaStep sep_cma_step(const SepCmaParameters& p, Dim n, std::int64_t generation,
+                               double norm, double sigma) {
+  return sep_cma_step(p.c_sigma, p.d_sigma, p.c_c, p.c_1, p.c_mu, p.mu_eff, p.chi_n,
+                      static_cast<double>(n), static_cast<double>(generation), norm, sigma);
+}
+
+// The per-gene math of both backends, gene j's: the sample of one offspring, clipped to the
+// box; the update's half before ||p_sigma|| (y_w and sum_i w_i y_i^2 over the mu best,
+// x_at(i) being the i-th best's gene; the mean moved, c_m = 1; p_sigma) and the half after it
+// (p_c and C).
+CHAINSAW_HD real_t sep_cma_sample(double mean, double sigma, double c, float z, double lower,
+                                  double upper) {
+  const double v = mean + sigma * sqrt(c) * static_cast<double>(z);
+  return static_cast<real_t>(clamp_to(v, lower, upper));
+}
+// Genes 2p and 2p + 1 of one offspring (`genes` of them: 2, or 1 at an odd D's end) from
+// both normals of draw p of its stream; mean, c and x point at gene 2p.
+CHAINSAW_HD void sep_cma_sample_pair(const double* mean, const double* c, double sigma,
+                                     std::uint64_t key, Dim p, int genes, double lower,
+                                     double upper, real_t* x) {
+  const NormalPair z = normal_pair_at(key, static_cast<std::uint64_t>(p));
+  x[0] = sep_cma_sample(mean[0], sigma, c[0], z.first, lower, upper);
+  if (genes > 1) x[1] = sep_cma_sample(mean[1], sigma, c[1], z.second, lower, upper);
+}
+template <class XAt>
+CHAINSAW_HD void sep_cma_gene_before_norm(int mu, const double* weights, const XAt& x_at,
+                                          double sigma, double c_sigma, double sigma_gain,
+                                          double c, double& mean, double& path_sigma,
+                                          double& y_w, double& rank_mu) {
+  double yw = 0.0, squares = 0.0;
+  for (int i = 0; i < mu; ++i) {
+    const double y = (static_cast<double>(x_at(i)) - mean) / sigma;
+    yw += weights[i] * y;
+    squares += weights[i] * y * y;
+  }
+  y_w = yw;
+  rank_mu = squares;
+  mean += sigma * yw;
+  path_sigma = (1.0 - c_sigma) * path_sigma + sigma_gain * yw / sqrt(c);
+}
+CHAINSAW_HD void sep_cma_gene_after_norm(double c_c, double c_1, double c_mu,
+                                         const SepCmaStep& step, double y_w, double rank_mu,
+                                         double& path_c, double& c) {
+  const double pc = (1.0 - c_c) * path_c + step.c_gain * y_w;
+  path_c = pc;
+  const double next = step.keep * c + c_1 * pc * pc + c_mu * rank_mu;
+  c = next > kSepCmaTiny ? (next < kSepCmaHuge ? next : kSepCmaHuge) : kSepCmaTiny;
+}
+
+// Stream purposes of sep-CMA-ES, apart from population_ops.hpp's (101-106) and rng.hpp's.
+inline constexpr std::uint64_t kSepCmaMeanPurpose = 201;    // a (re)start's mean, per restart
+inline constexpr std::uint64_t kSepCmaSamplePurpose = 202;  // per (generation, offspring)
+
+// The coordinate-wise restart criteria of Auger & Hansen 2005 with C diagonal, over the genes;
+// each backend reduces them over its copy of the distribution.
+struct SepCmaCoordinateChecks {
+  bool no_effect_coord = false;  // m_j + 0.2 sigma sqrt(C_jj) == m_j for some j
+  bool no_effect_axis = false;   // m_i + 0.1 sigma sqrt(C_ii) == m_i, i = (g - 1) mod n
+  bool below_tol_x = true;       // sigma sqrt(C_jj) and sigma |p_c,j| < TolX for every j
+  double c_min = 0.0, c_max = 0.0;
+};
+
 class SepCmaEs : public PopulationAlgorithm {
  public:
   SepCmaEs(const Config& config, const Problem& problem);
@@ -50,8 +144,8 @@ class SepCmaEs : public PopulationAlgorithm {
   std::vector<real_t> best_genes() const override { return best_; }
   int population_size() const override { return params_.lambda; }
 
-  // For tests.
-  const SepCmaDistribution& distribution() const { return dist_; }
+  // For tests (the GPU's copied back from the device).
+  const SepCmaDistribution& distribution() const { return host_distribution(); }
   const SepCmaParameters& parameters() const { return params_; }
 
  protected:
@@ -60,10 +154,32 @@ class SepCmaEs : public PopulationAlgorithm {
   void save_arrays(AlgorithmState& state) const override;
   void restore_arrays(const AlgorithmState& state) override;
 
+  // The backend's hooks: each touches the D-long vectors, which the GPU keeps on its device.
+  // A (re)start's distribution: m uniform in the box (stream `key`), C = I, paths 0.
+  virtual void start_distribution(std::uint64_t key);
+  // x_k for k < count from the stream of (generation_, k), and their f into fitness_.
+  virtual void sample_and_evaluate(int count);
+  // Sample k is the best so far: keep its genes.
+  virtual void keep_best_sample(int k);
+  // The distribution's update from the ranked samples (sep_cma_update on the CPU).
+  virtual void update_distribution(const std::vector<int>& order);
+  virtual SepCmaCoordinateChecks coordinate_checks() const;
+  // The distribution as the host holds it (the GPU's copied back: checkpoints, tests).
+  virtual const SepCmaDistribution& host_distribution() const { return dist_; }
+  // restore_arrays has set dist_ (and best_): the GPU uploads them.
+  virtual void distribution_restored() {}
+
+  Dim dim() const { return dim_; }
+  double sigma0() const { return sigma0_; }
+  std::int64_t generation_count() const { return generation_; }
+  SepCmaDistribution& distribution_on_host() { return dist_; }
+  const SepCmaDistribution& distribution_on_host() const { return dist_; }
+  std::vector<double>& offspring_fitness() { return fitness_; }
+  std::vector<real_t>& best_on_host() { return best_; }
+
  private:
   void start(int lambda);  // a (re)start: new mean, sigma0, C = I, paths 0
   void generation(int count);
-  void sample_and_evaluate(int count);
   void keep_best(const std::vector<int>& order, int count);
   void record_history(const std::vector<int>& order);
   bool restart_criterion_holds(const std::vector<int>& order) const;

@@ -15,6 +15,9 @@
 #include "core/engines/engine.hpp"
 #include "fitness/problem.hpp"
 
+// cudaStream_t without the CUDA headers (cuda_runtime.h: typedef struct CUstream_st*).
+struct CUstream_st;
+
 namespace chainsaw {
 
 // Device memory a run needs, by purpose (the --dry-run plan and the up-front fit check).
@@ -90,6 +93,15 @@ class CudaEngine final : public Engine {
 
   // Evaluates stored slots in one batched launch (benchmarks time the fitness kernel with it).
   void evaluate(const std::vector<int>& slots, double* fitness);
+  // The slots' genes for kernels of another algorithm that fill them before evaluate()
+  // (sep-CMA-ES samples into them): slot s at genes + s * pitch, written on `stream`, genes
+  // from `dim` to `pitch` left zero. Whole individuals only (one slice, not sharded).
+  struct SlotRows {
+    real_t* genes = nullptr;
+    Dim pitch = 0;
+    ::CUstream_st* stream = nullptr;
+  };
+  SlotRows slot_rows();
   // Seconds per batched fitness launch over `slots`, timed with CUDA events around
   // `repetitions` back-to-back launches (the fitness-kernel benchmark).
   double time_evaluation(const std::vector<int>& slots, int repetitions);

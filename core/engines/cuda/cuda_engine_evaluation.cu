@@ -118,4 +118,11 @@ void CudaEngine::evaluate(const std::vector<int>& slots, double* fitness) {
   m.record_fitness(slots.data(), fitness, total);
 }
 
+CudaEngine::SlotRows CudaEngine::slot_rows() {
+  Impl& m = *impl_;
+  CHAINSAW_EXPECTS(m.layout.slices == 1 && !m.comm,
+                   "CudaEngine::slot_rows: the engine holds its genes in slices");
+  return {m.genes.data(), m.pitch, m.stream.get()};
+}
+
 }  // namespace chainsaw

@@ -9,6 +9,7 @@
 #include "core/gpu/cuda_check.hpp"
 #include "core/gpu/device_buffer.hpp"
 #include "core/engines/cuda/population_kernels.cuh"
+#include "core/engines/cuda/sep_cma_cuda.hpp"
 #include "core/error.hpp"
 #include "fitness/cec2010/cec2010_instance.hpp"
 #include "fitness/janssen/device_janssen.cuh"
@@ -35,7 +36,13 @@ DeviceBatchFn batch_kernel(const Problem& problem) {
 
 bool population_runs_on_cuda(const Config& config, const Problem& problem, std::string* why) {
   const char* reason = nullptr;
-  if (config.algorithm == AlgorithmKind::kMaSwChains)
+  if (config.algorithm == AlgorithmKind::kSepCmaEs) {
+    // Evaluated by a CudaEngine: what the engine evaluates, --milestones included.
+    if (problem.is_external() && !problem.external->device && !problem.external->device_passes)
+      reason = "the objective has no device callback";
+    else if (config.gpu_slices > 1)
+      reason = "sep-cma-es holds whole individuals on one GPU (--gpu-slices 1)";
+  } else if (config.algorithm == AlgorithmKind::kMaSwChains)
     reason = "ma-sw-chains runs on the CUDA engine, not the population path";
   else if (problem.is_external() && !problem.is_janssen() && !evaluated_by_batch_kernel(problem))
     reason = "the GPU population path evaluates the built-in functions only, not user objectives";
@@ -435,6 +442,7 @@ std::unique_ptr<PopulationAlgorithm> make_cuda_population_algorithm(const Config
                     " --backend cuda: " + why + "; use --backend cpu");
   if (config.algorithm == AlgorithmKind::kScatterSearch)
     return std::make_unique<CudaScatterSearch>(config, problem);
+  if (config.algorithm == AlgorithmKind::kSepCmaEs) return make_cuda_sep_cma_es(config, problem);
   return std::make_unique<CudaPopulation>(config, problem);
 }
 
