@@ -25,9 +25,10 @@ Timing, all wall clock with jax.block_until_ready after each part:
   loop_compile_seconds: compiling the remaining G - 1 generations' loop;
   steady_seconds: running them; seconds_per_generation = steady_seconds / (G - 1);
   compile_seconds: the two compiles; seconds_total: setup + first + loop compile + steady.
---loop scan (default, the peers' own way: both document jax.lax.scan over ask/tell) runs the
+--loop scan (default; evosax's examples loop over generations with jax.lax.scan) runs the
 G - 1 generations as one jitted jax.lax.scan; --loop step calls the jitted generation from
-Python G - 1 times. Prints one JSON line; best_error is the best f found (f* = 0).
+Python G - 1 times, as EvoX's StdWorkflow does with its jitted step (the whole generation is
+one XLA program either way). Prints one JSON line; best_error is the best f found (f* = 0).
 --dry-run builds the problem with NumPy alone and prints its settings without any peer.
 """
 import argparse
@@ -99,11 +100,11 @@ def build_problem(function, dim, seed):
     return lower, upper, shift.astype(np.float32), mean.astype(np.float32)
 
 
-def objective_numpy(function, z):
-    """f(z) per row, z = clip(x) - o; the reference that the jax.numpy form below repeats."""
+def objective(xp, function, z):
+    """f(z) for each row of z = clip(x) - o, with xp NumPy or jax.numpy."""
     if function == "sphere":
-        return np.sum(z * z, axis=-1)
-    return np.sum(z * z - 10.0 * np.cos(2.0 * np.pi * z) + 10.0, axis=-1)
+        return xp.sum(z * z, axis=-1)
+    return xp.sum(z * z - 10.0 * xp.cos(2.0 * xp.pi * z) + 10.0, axis=-1)
 
 
 def peer_commits(peers_dir):
@@ -126,21 +127,13 @@ def import_jax():
         import jax
     except ImportError as error:
         sys.exit(f"peer_sep_cma: both peers need JAX: {error}")
-    jax.config.update("jax_enable_x64", False)  # float32 throughout, as the peers default to
+    jax.config.update("jax_enable_x64", False)  # float32 throughout, the peers' default
     return jax
 
 
 def make_objective(jax, function, shift):
     """Rows of points in the box -> f(x - o), in jax.numpy, float32."""
-    jnp = jax.numpy
-
-    def evaluate(x):
-        z = x - shift
-        if function == "sphere":
-            return jnp.sum(z * z, axis=-1)
-        return jnp.sum(z * z - 10.0 * jnp.cos(2.0 * jnp.pi * z) + 10.0, axis=-1)
-
-    return evaluate
+    return lambda x: objective(jax.numpy, function, x - shift)
 
 
 def evosax_peer(jax, args, lower, upper, evaluate, mean0, key):
@@ -170,7 +163,7 @@ def patch_jax_for_evox09(jax):
     def ensure_module(name, **attributes):
         try:
             module = __import__(name, fromlist=["_"])
-        except ImportError:
+        except (ImportError, AttributeError):
             module = types.ModuleType(name)
             sys.modules[name] = module
         for attribute, value in attributes.items():
@@ -231,6 +224,8 @@ def device_name(jax):
 
 
 def run(args):
+    peer_key = "evosax" if args.peer == "evosax" else EVOX_JAX_RELEASE
+    commit = peer_commits(args.peers_dir).get(peer_key, "unknown")
     jax = import_jax()
     jnp = jax.numpy
     lower, upper, shift_host, mean_host = build_problem(args.function, args.dim, args.seed)
@@ -278,12 +273,11 @@ def run(args):
     carry = jax.block_until_ready(run_remaining(carry))
     steady_seconds = clock() - started
 
-    peer_key = "evosax" if args.peer == "evosax" else EVOX_JAX_RELEASE
     return {
         "peer": args.peer,
         "algorithm": ("evosax.algorithms.Sep_CMA_ES" if args.peer == "evosax"
                       else "evox.algorithms.SepCMAES (EvoX 0.9.0, JAX)"),
-        "commit": peer_commits(args.peers_dir).get(peer_key, "unknown"),
+        "commit": commit,
         "framework": f"jax {jax.__version__}",
         "dim": args.dim, "popsize": args.popsize, "generations": args.generations,
         "evaluations": args.generations * args.popsize, "function": args.function,
@@ -310,7 +304,7 @@ def dry_run(args):
         "sigma0": args.sigma0, "update_from": args.update_from, "loop": LOOPS[args.loop],
         "shift_min": float(shift.min()), "shift_max": float(shift.max()),
         "mean_min": float(mean.min()), "mean_max": float(mean.max()),
-        "initial_mean_error": float(objective_numpy(args.function, clipped - shift)[0]),
+        "initial_mean_error": float(objective(np, args.function, clipped - shift)[0]),
     }
 
 
