@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/algorithms/population_ops.hpp"
+#include "core/algorithms/sep_cma_es.hpp"
 #include "core/gpu/cuda_check.hpp"
 #include "core/gpu/device_buffer.hpp"
 #include "fitness/functions.hpp"
@@ -52,6 +54,44 @@ bool same_state(const curandState& a, const curandState& b) {
          a.boxmuller_flag_double == b.boxmuller_flag_double &&
          std::memcmp(&a.boxmuller_extra, &b.boxmuller_extra, sizeof(float)) == 0 &&
          std::memcmp(&a.boxmuller_extra_double, &b.boxmuller_extra_double, sizeof(double)) == 0;
+}
+
+// sep-CMA-ES's normals and samples on the device: the host's bits (its portable float math
+// and the products and sums rounded one at a time).
+__global__ void sep_cma_draws_kernel(std::uint64_t key, int pairs, float* normals, real_t* x) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= pairs) return;
+  const NormalPair z = normal_pair_at(key, static_cast<std::uint64_t>(p));
+  normals[2 * p] = z.first;
+  normals[2 * p + 1] = z.second;
+  const double mean[2] = {0.125 * p - 3.0, sep_cma_start_mean(-5.0, 10.0, key, p)};
+  const double c[2] = {0.5 + 0x1p-10 * p, 2.0};  // exact: no fused rounding to differ
+  sep_cma_sample_pair(mean, c, 0.7, key, p, 2, -5.0, 5.0, x + 2 * p);
+}
+
+TEST(CudaDeviceMath, SepCmaSamplesAreTheHostsBitForBit) {
+  REQUIRE_GPU();
+  constexpr int kPairs = 1 << 16;
+  const std::uint64_t key = derive_key(5, 202, 3, 7);
+  DeviceBuffer<float> normals(2 * kPairs);
+  DeviceBuffer<real_t> x(2 * kPairs);
+  sep_cma_draws_kernel<<<kPairs / 256, 256>>>(key, kPairs, normals.data(), x.data());
+  CHAINSAW_CUDA_CHECK_LAUNCH();
+  std::vector<float> got(2 * kPairs);
+  std::vector<real_t> got_x(2 * kPairs);
+  CHAINSAW_CUDA_TRY(cudaMemcpy(got.data(), normals.data(), normals.bytes(), cudaMemcpyDeviceToHost));
+  CHAINSAW_CUDA_TRY(cudaMemcpy(got_x.data(), x.data(), x.bytes(), cudaMemcpyDeviceToHost));
+  int differ = 0;
+  for (int p = 0; p < kPairs; ++p) {
+    const NormalPair z = normal_pair_at(key, static_cast<std::uint64_t>(p));
+    const double mean[2] = {0.125 * p - 3.0, sep_cma_start_mean(-5.0, 10.0, key, p)};
+    const double c[2] = {0.5 + 0x1p-10 * p, 2.0};  // exact: no fused rounding to differ
+    real_t want[2];
+    sep_cma_sample_pair(mean, c, 0.7, key, p, 2, -5.0, 5.0, want);
+    differ += got[2 * p] != z.first || got[2 * p + 1] != z.second || got_x[2 * p] != want[0] ||
+              got_x[2 * p + 1] != want[1];
+  }
+  EXPECT_EQ(differ, 0) << "of " << kPairs << " pairs";
 }
 
 TEST(CudaDeviceMath, NormalRunsEqualOneDrawAtATimeBitForBit) {

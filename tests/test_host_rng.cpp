@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "core/algorithms/population_ops.hpp"
 #include "core/config.hpp"
 #include "core/engines/host/host_engine.hpp"
 #include "core/engines/host/host_passes.hpp"
@@ -98,6 +99,44 @@ TEST(HostRng, LogPolynomialIsWithinAFewUlpOfLogAtRandomPoints) {
     ASSERT_LE(err, 4.0 * 0x1p-52 * std::fabs(static_cast<double>(exact)) + 0x1p-60) << u;
   }
   EXPECT_EQ(log_polynomial(1.0), 0.0);
+}
+
+// sep-CMA-ES's single-precision Box-Muller (population_ops.hpp): its log and its cos and sin
+// against long double at every input class they take, and the normals' first moments.
+TEST(HostRng, PortableLogAndCosSinAreWithinAFewFloatUlp) {
+  for (std::uint32_t i = 0; i < (1u << 24); i += 97) {
+    const float u = (static_cast<float>(i) + 0.5f) * 0x1.0p-24f;
+    const long double exact = std::log(static_cast<long double>(u));
+    ASSERT_LE(std::fabs(portable_log(u) - exact), 4.0 * 0x1p-23 * std::fabs(exact) + 0x1p-30) << u;
+  }
+  for (std::uint32_t k = 0; k < (1u << 24); k += 89) {
+    const long double angle = 2.0L * 3.14159265358979323846264338327950288L * k / (1u << 24);
+    const CosSin a = portable_cos_sin(k);
+    ASSERT_LE(std::fabs(a.cos - std::cos(angle)), 3.0 * 0x1p-24) << k;
+    ASSERT_LE(std::fabs(a.sin - std::sin(angle)), 3.0 * 0x1p-24) << k;
+  }
+  EXPECT_EQ(portable_cos_sin(0).cos, 1.0f);
+  EXPECT_EQ(portable_cos_sin(0).sin, 0.0f);
+}
+
+TEST(HostRng, NormalPairsHaveTheMomentsOfAStandardNormal) {
+  const std::uint64_t key = derive_key(3, 202, 1, 2);
+  double sum = 0.0, squares = 0.0, fourth = 0.0, product = 0.0;
+  constexpr int kPairs = 500000;
+  for (int p = 0; p < kPairs; ++p) {
+    const NormalPair z = normal_pair_at(key, static_cast<std::uint64_t>(p));
+    for (const double v : {static_cast<double>(z.first), static_cast<double>(z.second)}) {
+      sum += v;
+      squares += v * v;
+      fourth += v * v * v * v;
+    }
+    product += static_cast<double>(z.first) * z.second;
+  }
+  const double n = 2.0 * kPairs;
+  EXPECT_NEAR(sum / n, 0.0, 0.005);
+  EXPECT_NEAR(squares / n, 1.0, 0.005);
+  EXPECT_NEAR(fourth / n, 3.0, 0.05);
+  EXPECT_NEAR(product / kPairs, 0.0, 0.007);  // the pair's two normals are uncorrelated
 }
 
 TEST(HostRng, UniformBlockHoldsEachDrawsTwoHalves) {

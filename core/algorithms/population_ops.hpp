@@ -8,7 +8,9 @@
 // whichever thread, block or backend draws it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "core/rng.hpp"
 #include "core/types.hpp"
@@ -59,20 +61,113 @@ CHAINSAW_HD double normal_at(std::uint64_t key, std::uint64_t j) {
   return sqrt(-2.0 * log(u1)) * cos(6.283185307179586476925 * u2);
 }
 
+// Products and sums rounded one at a time on both backends: nvcc fuses a * b + c into one
+// rounding, the host build does not (-ffp-contract=off), and sep-CMA-ES's samples are to be
+// the same bits on the CPU and the GPU.
+CHAINSAW_HD float mul_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+CHAINSAW_HD float add_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+CHAINSAW_HD double mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+CHAINSAW_HD double add_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
+// ln u for u = (i + 0.5) / 2^24, i < 2^24 (so u is a normal float in (0, 1)): u = m 2^e with
+// m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, by its
+// series to s^9 (error below 2e-9). Division and square root are IEEE on both backends.
+CHAINSAW_HD float portable_log(float u) {
+  std::uint32_t bits;
+#if defined(__CUDA_ARCH__)
+  bits = __float_as_uint(u);
+#else
+  std::memcpy(&bits, &u, sizeof(bits));
+#endif
+  int e = static_cast<int>(bits >> 23) - 127;
+  bits = (bits & 0x7fffffu) | 0x3f800000u;  // m in [1, 2)
+  float m;
+#if defined(__CUDA_ARCH__)
+  m = __uint_as_float(bits);
+#else
+  std::memcpy(&m, &bits, sizeof(m));
+#endif
+  if (m > 1.41421356f) {
+    m = mul_rn(m, 0.5f);
+    ++e;
+  }
+  const float s = add_rn(m, -1.0f) / add_rn(m, 1.0f), z = mul_rn(s, s);
+  float p = add_rn(1.0f / 7.0f, mul_rn(z, 1.0f / 9.0f));
+  p = add_rn(1.0f / 5.0f, mul_rn(z, p));
+  p = add_rn(1.0f / 3.0f, mul_rn(z, p));
+  const float twice_s = mul_rn(2.0f, s);
+  const float ln_m = add_rn(twice_s, mul_rn(mul_rn(twice_s, z), p));
+  return add_rn(mul_rn(static_cast<float>(e), 0.693147181f), ln_m);
+}
+
+// cos and sin of 2 pi k / 2^24, k < 2^24: the quadrant and the angle t in [0, pi/2) from k's
+// bits exactly, then their Taylor series in t to t^14 and t^15 (error below 7e-10).
+struct CosSin {
+  float cos, sin;
+};
+CHAINSAW_HD CosSin portable_cos_sin(std::uint32_t k) {
+  const std::uint32_t quadrant = k >> 22;
+  const float t = mul_rn(static_cast<float>(k & 0x3fffffu) * 0x1.0p-22f, 1.57079633f);
+  const float x = mul_rn(t, t);
+  float c = add_rn(1.0f / 479001600.0f, mul_rn(x, -1.0f / 87178291200.0f));
+  c = add_rn(-1.0f / 3628800.0f, mul_rn(x, c));
+  c = add_rn(1.0f / 40320.0f, mul_rn(x, c));
+  c = add_rn(-1.0f / 720.0f, mul_rn(x, c));
+  c = add_rn(1.0f / 24.0f, mul_rn(x, c));
+  c = add_rn(-0.5f, mul_rn(x, c));
+  c = add_rn(1.0f, mul_rn(x, c));
+  float s = add_rn(-1.0f / 39916800.0f, mul_rn(x, 1.0f / 6227020800.0f));
+  s = add_rn(1.0f / 362880.0f, mul_rn(x, s));
+  s = add_rn(-1.0f / 5040.0f, mul_rn(x, s));
+  s = add_rn(1.0f / 120.0f, mul_rn(x, s));
+  s = add_rn(-1.0f / 6.0f, mul_rn(x, s));
+  s = add_rn(t, mul_rn(mul_rn(t, x), s));
+  switch (quadrant) {
+    case 0: return {c, s};
+    case 1: return {-s, c};
+    case 2: return {-c, -s};
+    default: return {s, -c};
+  }
+}
+
 // Two standard normals by Box-Muller in single precision from draw p: its high 24 bits make
-// u1 in (0, 1), the next 24 u2 in [0, 1). Where the normals only scale genes (sep-CMA-ES's
-// samples), double precision costs time and nothing else: its log and cos made the GPU's
-// sampling pass compute-bound (docs/algorithms.md, sep-cma-es).
+// u1 in (0, 1), the next 24 the angle. Where the normals only scale genes (sep-CMA-ES's
+// samples), double precision costs time and nothing else: FP64 log and cos made the sampling
+// pass 7 times its bytes' time on an H200; the portable float math gives the same bits on both
+// backends (bench/results/2026-12-02-h200-sep-cma-es).
 struct NormalPair {
   float first, second;
 };
 CHAINSAW_HD NormalPair normal_pair_at(std::uint64_t key, std::uint64_t p) {
   const std::uint64_t r = u64_at(key, p);
   const float u1 = (static_cast<float>(r >> 40) + 0.5f) * 0x1.0p-24f;
-  const float u2 = static_cast<float>((r >> 16) & 0xffffffu) * 0x1.0p-24f;
-  const float radius = sqrtf(-2.0f * logf(u1));
-  const float angle = 6.28318530717958647692f * u2;
-  return {radius * cosf(angle), radius * sinf(angle)};
+  const float radius = sqrtf(mul_rn(-2.0f, portable_log(u1)));
+  const CosSin a = portable_cos_sin(static_cast<std::uint32_t>((r >> 16) & 0xffffffu));
+  return {mul_rn(radius, a.cos), mul_rn(radius, a.sin)};
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -116,7 +116,7 @@ void SepCmaEs::start(int lambda) {
 void SepCmaEs::start_distribution(std::uint64_t key) {
   const double lower = problem_.lower, width = problem_.width();
   for (Dim j = 0; j < dim_; ++j)
-    dist_.mean[j] = lower + width * uniform_at(key, static_cast<std::uint64_t>(j));
+    dist_.mean[j] = sep_cma_start_mean(lower, width, key, j);
   std::fill(dist_.c.begin(), dist_.c.end(), 1.0);
   std::fill(dist_.path_c.begin(), dist_.path_c.end(), 0.0);
   std::fill(dist_.path_sigma.begin(), dist_.path_sigma.end(), 0.0);

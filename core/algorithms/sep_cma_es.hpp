@@ -84,9 +84,13 @@ inline SepCmaStep sep_cma_step(const SepCmaParameters& p, Dim n, std::int64_t ge
 // box; the update's half before ||p_sigma|| (y_w and sum_i w_i y_i^2 over the mu best,
 // x_at(i) being the i-th best's gene; the mean moved, c_m = 1; p_sigma) and the half after it
 // (p_c and C).
+// A (re)start's m_j: uniform in the box from stream `key`.
+CHAINSAW_HD double sep_cma_start_mean(double lower, double width, std::uint64_t key, Dim j) {
+  return add_rn(lower, mul_rn(width, uniform_at(key, static_cast<std::uint64_t>(j))));
+}
 CHAINSAW_HD real_t sep_cma_sample(double mean, double sigma, double c, float z, double lower,
                                   double upper) {
-  const double v = mean + sigma * sqrt(c) * static_cast<double>(z);
+  const double v = add_rn(mean, mul_rn(mul_rn(sigma, sqrt(c)), static_cast<double>(z)));
   return static_cast<real_t>(clamp_to(v, lower, upper));
 }
 // Genes 2p and 2p + 1 of one offspring (`genes` of them: 2, or 1 at an odd D's end) from

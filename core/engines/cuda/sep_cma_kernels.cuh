@@ -53,7 +53,7 @@ __global__ void sep_cma_start_kernel(SepCmaVectors v, Dim n, double lower, doubl
                                      std::uint64_t key) {
   for (Dim j = blockIdx.x * static_cast<Dim>(blockDim.x) + threadIdx.x; j < n;
        j += static_cast<Dim>(gridDim.x) * blockDim.x) {
-    v.mean[j] = lower + width * uniform_at(key, static_cast<std::uint64_t>(j));
+    v.mean[j] = sep_cma_start_mean(lower, width, key, j);
     v.c[j] = 1.0;
     v.path_c[j] = 0.0;
     v.path_sigma[j] = 0.0;
