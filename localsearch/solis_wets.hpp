@@ -81,4 +81,46 @@ CHAINSAW_HD void sw_adapt(SolisWetsState& s, SwOutcome outcome, const SolisWetsP
   }
 }
 
+// The bias of n genes after a decided step (the outcome is not kNoDecision).
+CHAINSAW_HD void sw_update_bias(SwOutcome outcome, const real_t* dif, real_t* bias, Dim n) {
+  if (outcome == SwOutcome::kForwardSuccess)
+    for (Dim j = 0; j < n; ++j) bias[j] = sw_bias_after_forward_success(bias[j], dif[j]);
+  else if (outcome == SwOutcome::kBackwardSuccess)
+    for (Dim j = 0; j < n; ++j) bias[j] = sw_bias_after_backward_success(bias[j], dif[j]);
+  else
+    for (Dim j = 0; j < n; ++j) bias[j] = sw_bias_after_failure(bias[j]);
+}
+
+// One step on the host, the decision both host callers share: the forward move, the backward
+// move after its failure when `backward_allowed` (the application has an evaluation left), the
+// improving candidate taken, then the bias and rho adapted. evaluate(forward) makes that move's
+// candidate and returns its f; accept() makes the candidate the current point; update_bias
+// (outcome) runs after a decision only. Returns the evaluations spent (1 or 2). The GPU takes the
+// same decision split over its launches (localsearch/device_sw_state.cuh).
+template <class Evaluate, class Accept, class UpdateBias>
+int sw_step(double& f_current, bool backward_allowed, SolisWetsState& state,
+            const SolisWetsParams& params, Evaluate&& evaluate, Accept&& accept,
+            UpdateBias&& update_bias) {
+  SwOutcome outcome = SwOutcome::kNoDecision;
+  int spent = 1;
+  const double f_forward = evaluate(true);
+  if (f_forward < f_current) {
+    outcome = SwOutcome::kForwardSuccess;
+    f_current = f_forward;
+  } else if (backward_allowed) {
+    const double f_backward = evaluate(false);
+    ++spent;
+    if (f_backward < f_current) {
+      outcome = SwOutcome::kBackwardSuccess;
+      f_current = f_backward;
+    } else {
+      outcome = SwOutcome::kFailure;
+    }
+  }
+  if (outcome == SwOutcome::kForwardSuccess || outcome == SwOutcome::kBackwardSuccess) accept();
+  if (outcome != SwOutcome::kNoDecision) update_bias(outcome);
+  sw_adapt(state, outcome, params);
+  return spent;
+}
+
 }  // namespace chainsaw

@@ -1,9 +1,11 @@
 // ss_improve's body (a template: the evaluation is the caller's).
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "core/algorithms/population_ops.hpp"
+#include "localsearch/solis_wets.hpp"
 
 namespace chainsaw {
 
@@ -18,37 +20,24 @@ std::int64_t ss_improve(real_t* x, double& fx, Dim dim, double rho, int iteratio
   std::int64_t spent = 0;
   for (int step = 0; step < iterations && spent < max_evaluations; ++step) {
     const std::uint64_t step_key = derive_key(key, static_cast<std::uint64_t>(step));
-    for (Dim j = 0; j < dim; ++j) {
-      dif[j] = static_cast<real_t>(state.rho * normal_at(step_key, static_cast<std::uint64_t>(j)));
-      candidate[j] = sw_forward_gene(x[j], bias[j], dif[j], lower, upper);
-    }
-    SwOutcome outcome = SwOutcome::kNoDecision;
-    const double forward = evaluate(candidate.data());
-    ++spent;
-    if (forward < fx) {
-      outcome = SwOutcome::kForwardSuccess;
-      fx = forward;
-      for (Dim j = 0; j < dim; ++j) {
-        x[j] = candidate[j];
-        bias[j] = sw_bias_after_forward_success(bias[j], dif[j]);
-      }
-    } else if (spent < max_evaluations) {
-      for (Dim j = 0; j < dim; ++j) candidate[j] = sw_backward_gene(x[j], bias[j], dif[j], lower, upper);
-      const double backward = evaluate(candidate.data());
-      ++spent;
-      if (backward < fx) {
-        outcome = SwOutcome::kBackwardSuccess;
-        fx = backward;
+    auto move = [&](bool forward) {
+      if (forward) {
         for (Dim j = 0; j < dim; ++j) {
-          x[j] = candidate[j];
-          bias[j] = sw_bias_after_backward_success(bias[j], dif[j]);
+          const double normal = normal_at(step_key, static_cast<std::uint64_t>(j));
+          dif[j] = static_cast<real_t>(state.rho * normal);
+          candidate[j] = sw_forward_gene(x[j], bias[j], dif[j], lower, upper);
         }
       } else {
-        outcome = SwOutcome::kFailure;
-        for (Dim j = 0; j < dim; ++j) bias[j] = sw_bias_after_failure(bias[j]);
+        for (Dim j = 0; j < dim; ++j)
+          candidate[j] = sw_backward_gene(x[j], bias[j], dif[j], lower, upper);
       }
-    }
-    sw_adapt(state, outcome, params);
+      return evaluate(candidate.data());
+    };
+    auto accept = [&] { std::copy(candidate.begin(), candidate.end(), x); };
+    auto update_bias = [&](SwOutcome outcome) {
+      sw_update_bias(outcome, dif.data(), bias.data(), dim);
+    };
+    spent += sw_step(fx, max_evaluations - spent > 1, state, params, move, accept, update_bias);
   }
   return spent;
 }

@@ -1,5 +1,7 @@
 #include "core/engines/engine_factory.hpp"
 
+#include "core/algorithms/initial_population.hpp"
+#include "core/algorithms/population_algorithm.hpp"
 #include "core/gpu/device_info.hpp"
 #include "core/error.hpp"
 #include "core/engines/host/host_engine.hpp"
@@ -16,6 +18,16 @@ Backend resolve_backend(Backend requested) {
   if (requested == Backend::kCuda && !device.available)
     throw UserError("--backend cuda: no usable GPU (" + device.reason + ")");
   return device.available ? Backend::kCuda : Backend::kCpu;
+}
+
+Backend backend_after_auto_fallback(const Config& config, Backend resolved,
+                                    const std::function<Problem()>& problem) {
+  if (config.algorithm == AlgorithmKind::kMaSwChains || config.backend != Backend::kAuto ||
+      resolved != Backend::kCuda)
+    return resolved;
+  const bool gpu_runs_it = !runs_on_cpu_only(config.algorithm) && initial_rows(config) == 0 &&
+                           population_runs_on_cuda(config, problem(), nullptr);
+  return gpu_runs_it ? Backend::kCuda : Backend::kCpu;
 }
 
 std::unique_ptr<Engine> make_engine(const Config& config, const Problem& problem,

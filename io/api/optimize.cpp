@@ -37,12 +37,6 @@ Backend choose_backend(Backend requested, const BatchObjective& objective) {
   return resolve_backend(requested);  // throws for kCuda without a usable GPU
 }
 
-// kAuto runs an algorithm that has no GPU version on the CPU, as the command line does.
-Backend cpu_only_algorithms(const Config& config, Backend resolved) {
-  return runs_on_cpu_only(config.algorithm) && config.backend == Backend::kAuto ? Backend::kCpu
-                                                                                : resolved;
-}
-
 // The checkpoint's configuration for a resume, checked against the options: the command
 // line's `chainsaw resume` (one process) with the budget and threads of the options.
 Config resumed_config(const CheckpointHeader& header, const std::string& path,
@@ -155,7 +149,9 @@ Result optimize(const BatchObjective& objective, const Options& options) {
   if (options.resume_from.empty()) {
     config.validate();
     backend = choose_backend(config.backend, objective);
-    if (objective.host) backend = cpu_only_algorithms(config, backend);
+    // Without a host callback there is no CPU to fall back to: the GPU path says what it refuses.
+    if (objective.host)
+      backend = backend_after_auto_fallback(config, backend, [&problem] { return problem; });
   } else {
     const CheckpointHeader header = read_checkpoint_header(options.resume_from);
     const std::string where = "Options::resume_from = " + options.resume_from + ": ";
@@ -182,8 +178,9 @@ Result optimize(const Options& options) {
       throw UserError("Options::function = " + config.function +
                       ": a user objective runs through optimize(objective, options)");
     config.validate();
-    backend = cpu_only_algorithms(config, resolve_backend(config.backend));
+    const Backend resolved = resolve_backend(config.backend);
     const Problem problem = make_problem(config);
+    backend = backend_after_auto_fallback(config, resolved, [&problem] { return problem; });
     return run_problem(config, problem, backend, options, out);
   }
   const CheckpointHeader header = read_checkpoint_header(options.resume_from);

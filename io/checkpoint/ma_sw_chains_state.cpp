@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "io/checkpoint/checkpoint_file.hpp"
 #include "io/checkpoint/saved_state.hpp"
+#include "io/results/result_json.hpp"
 
 namespace chainsaw::checkpoint_state {
 
@@ -34,12 +35,7 @@ nlohmann::ordered_json islands_to_json(const IslandState& s) {
 }
 
 void loop_state_to_json(const LoopState& s, nlohmann::ordered_json& j) {
-  j["counters"] = {{"evaluations", s.counters.evaluations},
-                   {"ga", s.counters.ga_evaluations},
-                   {"ls", s.counters.ls_evaluations},
-                   {"ls_applications", s.counters.ls_applications},
-                   {"ls_random_choices", s.counters.ls_random_choices},
-                   {"restarts", s.counters.restarts}};
+  j["counters"] = counters_to_json(s.counters, CountersSchema::kCheckpoint);
   nlohmann::ordered_json phases = nlohmann::ordered_json::object();
   for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p)
     phases[phase_name(static_cast<Phase>(p))] = s.timers.seconds(static_cast<Phase>(p));
@@ -54,13 +50,7 @@ void loop_state_to_json(const LoopState& s, nlohmann::ordered_json& j) {
 LoopState loop_state_from_json(const std::string& path, const nlohmann::json& j) {
   try {
     LoopState s;
-    const nlohmann::json& n = j.at("counters");
-    s.counters.evaluations = n.at("evaluations").get<std::int64_t>();
-    s.counters.ga_evaluations = n.at("ga").get<std::int64_t>();
-    s.counters.ls_evaluations = n.at("ls").get<std::int64_t>();
-    s.counters.ls_applications = n.at("ls_applications").get<std::int64_t>();
-    s.counters.ls_random_choices = n.at("ls_random_choices").get<std::int64_t>();
-    s.counters.restarts = n.at("restarts").get<std::int64_t>();
+    s.counters = counters_from_json(j.at("counters"), CountersSchema::kCheckpoint);
     for (std::size_t p = 0; p < static_cast<std::size_t>(Phase::kCount); ++p) {
       const Phase phase = static_cast<Phase>(p);
       const auto& seconds = j.at("phase_seconds");

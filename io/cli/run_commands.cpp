@@ -10,8 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "core/algorithms/initial_population.hpp"
-#include "core/algorithms/population_algorithm.hpp"
 #include "core/distributed/islands.hpp"
 #include "core/gpu/device_info.hpp"
 #include "core/engines/engine_factory.hpp"
@@ -126,15 +124,11 @@ void lay_out_shards(Config& config, const Ranks& ranks, Backend backend, bool re
   config.gpu_slices = ranks.size();
 }
 
-// --backend auto: the GPU where the GPU runs the algorithm on the problem, else the CPU.
+// --backend auto: the CPU where the GPU does not run the algorithm on the problem.
 void fall_back_to_cpu(const Config& config, RunEnvironment& env) {
-  if (config.algorithm != AlgorithmKind::kMaSwChains && config.backend == Backend::kAuto &&
-      env.backend == Backend::kCuda &&
-      (runs_on_cpu_only(config.algorithm) || initial_rows(config) > 0 ||
-       !population_runs_on_cuda(config, make_problem(config), nullptr))) {
-    env.backend = Backend::kCpu;
-    env.device.clear();
-  }
+  env.backend = backend_after_auto_fallback(config, env.backend,
+                                            [&config] { return make_problem(config); });
+  if (env.backend == Backend::kCpu) env.device.clear();
 }
 
 }  // namespace

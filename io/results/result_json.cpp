@@ -229,14 +229,33 @@ Config config_from_json(const nlohmann::json& j) {
 
 namespace {
 
-nlohmann::ordered_json counters_to_json(const RunCounters& n) {
-  return {{"total", n.evaluations},
+const char* total_key(CountersSchema schema) {
+  return schema == CountersSchema::kResultFile ? "total" : "evaluations";
+}
+
+}  // namespace
+
+nlohmann::ordered_json counters_to_json(const RunCounters& n, CountersSchema schema) {
+  return {{total_key(schema), n.evaluations},
           {"ga", n.ga_evaluations},
           {"ls", n.ls_evaluations},
           {"ls_applications", n.ls_applications},
           {"ls_random_choices", n.ls_random_choices},
           {"restarts", n.restarts}};
 }
+
+RunCounters counters_from_json(const nlohmann::json& j, CountersSchema schema) {
+  RunCounters n;
+  n.evaluations = j.at(total_key(schema)).get<std::int64_t>();
+  n.ga_evaluations = j.at("ga").get<std::int64_t>();
+  n.ls_evaluations = j.at("ls").get<std::int64_t>();
+  n.ls_applications = j.at("ls_applications").get<std::int64_t>();
+  n.ls_random_choices = j.at("ls_random_choices").get<std::int64_t>();
+  n.restarts = j.at("restarts").get<std::int64_t>();
+  return n;
+}
+
+namespace {
 
 nlohmann::ordered_json distributed_to_json(const Config& config, const DistributedRun& d) {
   nlohmann::ordered_json j;
@@ -254,7 +273,7 @@ nlohmann::ordered_json distributed_to_json(const Config& config, const Distribut
                        {"seed", i.seed},
                        {"best_fitness", i.best_fitness},
                        {"distance_to_optimum", i.distance_to_optimum},
-                       {"evaluations", counters_to_json(i.counters)},
+                       {"evaluations", counters_to_json(i.counters, CountersSchema::kResultFile)},
                        {"migrations", i.state.migrations},
                        {"immigrants_improved", i.state.immigrants_improved},
                        {"best_immigrant_fitness", std::isfinite(best_immigrant)
@@ -301,7 +320,7 @@ nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment
   j["distance_to_optimum"] = r.distance_to_optimum;
 
   const RunCounters& n = r.counters;
-  j["evaluations"] = counters_to_json(n);
+  j["evaluations"] = counters_to_json(n, CountersSchema::kResultFile);
   j["ls_share"] = n.evaluations > 0 ? static_cast<double>(n.ls_evaluations) /
                                           static_cast<double>(n.evaluations)
                                     : 0.0;

@@ -43,6 +43,14 @@ nlohmann::ordered_json config_to_json(const Config& config);
 // The inverse of config_to_json; throws UserError naming the first missing or bad field.
 Config config_from_json(const nlohmann::json& json);
 
+// The total's key is published twice: `total` in result files, `evaluations` in checkpoints.
+enum class CountersSchema { kResultFile, kCheckpoint };
+
+// The counters as `schema`'s JSON object; from_json throws nlohmann::json's exception for a
+// missing or mistyped key (the caller names the file).
+nlohmann::ordered_json counters_to_json(const RunCounters& counters, CountersSchema schema);
+RunCounters counters_from_json(const nlohmann::json& json, CountersSchema schema);
+
 // `trace`, `profile` and `distributed` may be null: the file then has `"trace": []`,
 // `"profile": null` and `"distribute": null`.
 nlohmann::ordered_json result_to_json(const Config& config, const RunEnvironment& environment,

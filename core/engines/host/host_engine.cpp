@@ -239,8 +239,8 @@ void HostEngine::make_children(const ChildSpec* children, int count, double* fit
 }
 
 namespace {
-// Solis-Wets steps until `evaluations` are spent: a forward move, a backward one after its
-// failure, the bias and the step's state adapted after each decision. Returns f of `current`.
+// Solis-Wets steps (sw_step) until `evaluations` are spent, each with its own operation number
+// (the key of its draws). Returns f of `current`.
 template <class EvaluateMove, class UpdateBias>
 double solis_wets_steps(std::int64_t evaluations, const SolisWetsParams& params,
                         std::uint64_t& operation, LocalSearchResult& result, double f_current,
@@ -248,26 +248,10 @@ double solis_wets_steps(std::int64_t evaluations, const SolisWetsParams& params,
                         EvaluateMove& evaluate_move, UpdateBias& update_bias) {
   while (result.evaluations < evaluations) {
     const std::uint64_t op = operation++;
-    SwOutcome outcome = SwOutcome::kNoDecision;
-    const double f_forward = evaluate_move(true, op, result.state.rho);
-    ++result.evaluations;
-    if (f_forward < f_current) {
-      outcome = SwOutcome::kForwardSuccess;
-      f_current = f_forward;
-      current.swap(candidate);
-    } else if (result.evaluations < evaluations) {
-      const double f_backward = evaluate_move(false, op, result.state.rho);
-      ++result.evaluations;
-      if (f_backward < f_current) {
-        outcome = SwOutcome::kBackwardSuccess;
-        f_current = f_backward;
-        current.swap(candidate);
-      } else {
-        outcome = SwOutcome::kFailure;
-      }
-    }
-    if (outcome != SwOutcome::kNoDecision) update_bias(outcome);
-    sw_adapt(result.state, outcome, params);
+    auto evaluate = [&](bool forward) { return evaluate_move(forward, op, result.state.rho); };
+    auto accept = [&] { current.swap(candidate); };
+    result.evaluations += sw_step(f_current, evaluations - result.evaluations > 1, result.state,
+                                  params, evaluate, accept, update_bias);
   }
   return f_current;
 }

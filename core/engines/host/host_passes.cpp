@@ -113,12 +113,7 @@ double squared_distance_chunk(const real_t* a, const real_t* b, Dim n) {
 
 CHAINSAW_CPU_CLONES
 void sw_update_bias_chunk(SwOutcome outcome, const real_t* dif, real_t* bias, Dim n) {
-  if (outcome == SwOutcome::kForwardSuccess)
-    for (Dim j = 0; j < n; ++j) bias[j] = sw_bias_after_forward_success(bias[j], dif[j]);
-  else if (outcome == SwOutcome::kBackwardSuccess)
-    for (Dim j = 0; j < n; ++j) bias[j] = sw_bias_after_backward_success(bias[j], dif[j]);
-  else
-    for (Dim j = 0; j < n; ++j) bias[j] = sw_bias_after_failure(bias[j]);
+  sw_update_bias(outcome, dif, bias, n);
 }
 
 }  // namespace chainsaw
