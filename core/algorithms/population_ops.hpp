@@ -124,14 +124,17 @@ CHAINSAW_HD float portable_log(float u) {
   return add_rn(mul_rn(static_cast<float>(e), 0.693147181f), ln_m);
 }
 
-// cos and sin of 2 pi k / 2^24, k < 2^24: the quadrant and the angle t in [0, pi/2) from k's
-// bits exactly, then their Taylor series in t to t^14 and t^15 (error below 7e-10).
+// cos and sin of 2 pi k / 2^24, k < 2^24: the quadrant and the angle t in [0, pi/4] from k's
+// bits exactly (past pi/4, from the quadrant's end, cos and sin swapped: no cancellation near
+// a zero), then their Taylor series in t to t^14 and t^15.
 struct CosSin {
   float cos, sin;
 };
 CHAINSAW_HD CosSin portable_cos_sin(std::uint32_t k) {
-  const std::uint32_t quadrant = k >> 22;
-  const float t = mul_rn(static_cast<float>(k & 0x3fffffu) * 0x1.0p-22f, 1.57079633f);
+  const std::uint32_t quadrant = k >> 22, m = k & 0x3fffffu;
+  const bool from_end = m > 0x200000u;
+  const float t =
+      mul_rn(static_cast<float>(from_end ? 0x400000u - m : m) * 0x1.0p-22f, 1.57079633f);
   const float x = mul_rn(t, t);
   float c = add_rn(1.0f / 479001600.0f, mul_rn(x, -1.0f / 87178291200.0f));
   c = add_rn(-1.0f / 3628800.0f, mul_rn(x, c));
@@ -146,6 +149,11 @@ CHAINSAW_HD CosSin portable_cos_sin(std::uint32_t k) {
   s = add_rn(1.0f / 120.0f, mul_rn(x, s));
   s = add_rn(-1.0f / 6.0f, mul_rn(x, s));
   s = add_rn(t, mul_rn(mul_rn(t, x), s));
+  if (from_end) {
+    const float swapped = c;
+    c = s;
+    s = swapped;
+  }
   switch (quadrant) {
     case 0: return {c, s};
     case 1: return {-s, c};

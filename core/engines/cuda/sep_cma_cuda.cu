@@ -95,8 +95,10 @@ class CudaSepCmaEs final : public SepCmaEs {
     const SepCmaParameters& p = parameters();
     SepCmaDistribution& host = distribution_on_host();
     ++host.generation;
-    // Pageable copies: staged before they return, so `order` may go out of scope.
-    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(selected_.data(), order.data(), p.mu * sizeof(int),
+    // From pinned memory, asynchronously: the next generation's evaluation waits for the
+    // stream before `order` is written there again.
+    std::copy(order.begin(), order.begin() + p.mu, host_selected_.data());
+    CHAINSAW_CUDA_TRY(cudaMemcpyAsync(selected_.data(), host_selected_.data(), p.mu * sizeof(int),
                                       cudaMemcpyHostToDevice, stream()));
     const CudaEngine::SlotRows rows = engine_->slot_rows();
     const int blocks = device::update_blocks(dim());
@@ -190,6 +192,7 @@ class CudaSepCmaEs final : public SepCmaEs {
       slots_.resize(static_cast<std::size_t>(lambda));
       std::iota(slots_.begin(), slots_.end(), 0);
       selected_ = DeviceBuffer<int>(static_cast<std::size_t>(lambda));
+      host_selected_ = PinnedBuffer<int>(static_cast<std::size_t>(lambda));
       weights_ = DeviceBuffer<double>(static_cast<std::size_t>(lambda));
     }
     CHAINSAW_CUDA_TRY(cudaMemcpyAsync(weights_.data(), p.weights.data(),
@@ -213,6 +216,7 @@ class CudaSepCmaEs final : public SepCmaEs {
   DeviceBuffer<double> partials_;
   DeviceBuffer<device::SepCmaDeviceChecks> checks_;
   DeviceBuffer<int> selected_;
+  PinnedBuffer<int> host_selected_;
   DeviceBuffer<double> weights_;
   mutable SepCmaDistribution copy_;  // host_distribution()'s
 };
