@@ -66,7 +66,8 @@ __global__ void sep_cma_draws_kernel(std::uint64_t key, int pairs, float* normal
   normals[2 * p + 1] = z.second;
   const double mean[2] = {0.125 * p - 3.0, sep_cma_start_mean(-5.0, 10.0, key, p)};
   const double c[2] = {0.5 + 0x1p-10 * p, 2.0};  // exact: no fused rounding to differ
-  sep_cma_sample_pair(mean, c, 0.7, key, p, 2, -5.0, 5.0, x + 2 * p);
+  const double scale[2] = {sep_cma_scale(0.7, c[0]), sep_cma_scale(0.7, c[1])};
+  sep_cma_sample_pair(mean, scale, key, p, 2, -5.0, 5.0, x + 2 * p);
 }
 
 TEST(CudaDeviceMath, SepCmaSamplesAreTheHostsBitForBit) {
@@ -86,8 +87,9 @@ TEST(CudaDeviceMath, SepCmaSamplesAreTheHostsBitForBit) {
     const NormalPair z = normal_pair_at(key, static_cast<std::uint64_t>(p));
     const double mean[2] = {0.125 * p - 3.0, sep_cma_start_mean(-5.0, 10.0, key, p)};
     const double c[2] = {0.5 + 0x1p-10 * p, 2.0};  // exact: no fused rounding to differ
+    const double scale[2] = {sep_cma_scale(0.7, c[0]), sep_cma_scale(0.7, c[1])};
     real_t want[2];
-    sep_cma_sample_pair(mean, c, 0.7, key, p, 2, -5.0, 5.0, want);
+    sep_cma_sample_pair(mean, scale, key, p, 2, -5.0, 5.0, want);
     differ += got[2 * p] != z.first || got[2 * p + 1] != z.second || got_x[2 * p] != want[0] ||
               got_x[2 * p + 1] != want[1];
   }

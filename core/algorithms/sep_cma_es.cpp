@@ -148,6 +148,9 @@ void SepCmaEs::sample_and_evaluate(int count) {
   {
     ScopedPhase phase(timers_, Phase::kCrossover);
     ScopedBucket timer(profile_, Bucket::kCrossover);
+    scale_.resize(static_cast<std::size_t>(dim_));
+#pragma omp parallel for schedule(static)
+    for (Dim j = 0; j < dim_; ++j) scale_[j] = sep_cma_scale(sigma, dist_.c[j]);
 #pragma omp parallel for schedule(static)
     for (int k = 0; k < count; ++k) {
       const std::uint64_t key = derive_key(config_.seed, kSepCmaSamplePurpose,
@@ -155,7 +158,7 @@ void SepCmaEs::sample_and_evaluate(int count) {
                                            static_cast<std::uint64_t>(k));
       real_t* x = samples_.data() + static_cast<Dim>(k) * dim_;
       for (Dim j = 0; j < dim_; j += 2)
-        sep_cma_sample_pair(dist_.mean.data() + j, dist_.c.data() + j, sigma, key, j / 2,
+        sep_cma_sample_pair(dist_.mean.data() + j, scale_.data() + j, key, j / 2,
                             j + 1 < dim_ ? 2 : 1, lower, upper, x + j);
       if (!external) fitness_[k] = evaluate_row_serial(problem_, x);
     }

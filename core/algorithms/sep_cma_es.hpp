@@ -88,19 +88,20 @@ inline SepCmaStep sep_cma_step(const SepCmaParameters& p, Dim n, std::int64_t ge
 CHAINSAW_HD double sep_cma_start_mean(double lower, double width, std::uint64_t key, Dim j) {
   return add_rn(lower, mul_rn(width, uniform_at(key, static_cast<std::uint64_t>(j))));
 }
-CHAINSAW_HD real_t sep_cma_sample(double mean, double sigma, double c, float z, double lower,
+// Gene j's scale sigma sqrt(C_jj), made once a generation for all the offspring.
+CHAINSAW_HD double sep_cma_scale(double sigma, double c) { return mul_rn(sigma, sqrt(c)); }
+CHAINSAW_HD real_t sep_cma_sample(double mean, double scale, float z, double lower,
                                   double upper) {
-  const double v = add_rn(mean, mul_rn(mul_rn(sigma, sqrt(c)), static_cast<double>(z)));
+  const double v = add_rn(mean, mul_rn(scale, static_cast<double>(z)));
   return static_cast<real_t>(clamp_to(v, lower, upper));
 }
 // Genes 2p and 2p + 1 of one offspring (`genes` of them: 2, or 1 at an odd D's end) from
-// both normals of draw p of its stream; mean, c and x point at gene 2p.
-CHAINSAW_HD void sep_cma_sample_pair(const double* mean, const double* c, double sigma,
-                                     std::uint64_t key, Dim p, int genes, double lower,
-                                     double upper, real_t* x) {
+// both normals of draw p of its stream; mean, scale (sep_cma_scale) and x point at gene 2p.
+CHAINSAW_HD void sep_cma_sample_pair(const double* mean, const double* scale, std::uint64_t key,
+                                     Dim p, int genes, double lower, double upper, real_t* x) {
   const NormalPair z = normal_pair_at(key, static_cast<std::uint64_t>(p));
-  x[0] = sep_cma_sample(mean[0], sigma, c[0], z.first, lower, upper);
-  if (genes > 1) x[1] = sep_cma_sample(mean[1], sigma, c[1], z.second, lower, upper);
+  x[0] = sep_cma_sample(mean[0], scale[0], z.first, lower, upper);
+  if (genes > 1) x[1] = sep_cma_sample(mean[1], scale[1], z.second, lower, upper);
 }
 template <class XAt>
 CHAINSAW_HD void sep_cma_gene_before_norm(int mu, const double* weights, const XAt& x_at,
@@ -196,6 +197,7 @@ class SepCmaEs : public PopulationAlgorithm {
   std::vector<real_t> samples_;  // lambda x dim, the generation's evaluated points
   std::vector<double> fitness_;
   std::vector<double> scratch_;  // sep_cma_update's
+  std::vector<double> scale_;    // sigma sqrt(C_jj), the generation's
   std::vector<double> history_;  // the generations' best f, a ring of params_.history
   std::vector<real_t> best_;
   double best_fitness_;

@@ -61,7 +61,8 @@ __global__ void sep_cma_start_kernel(SepCmaVectors v, Dim n, double lower, doubl
 }
 
 // Offspring k < count into rows + k * pitch. A thread takes a pair of genes of every
-// offspring (both normals of one draw): m and C are read once, each offspring's row is written
+// offspring (both normals of one draw): m and C are read, and sigma sqrt(C) made, once; each
+// offspring's row is written
 // coalesced; the offspring's keys are made once per block, a tile of them at a time.
 __global__ void sep_cma_sample_kernel(SepCmaVectors v, const SepCmaScalars* scalars, real_t* rows,
                                       Dim pitch, Dim n, int count, std::uint64_t seed,
@@ -81,9 +82,10 @@ __global__ void sep_cma_sample_kernel(SepCmaVectors v, const SepCmaScalars* scal
       const Dim j = 2 * p;
       const int genes = j + 1 < n ? 2 : 1;
       const double m[2] = {v.mean[j], genes > 1 ? v.mean[j + 1] : 0.0};
-      const double c[2] = {v.c[j], genes > 1 ? v.c[j + 1] : 1.0};
+      const double scale[2] = {sep_cma_scale(sigma, v.c[j]),
+                               genes > 1 ? sep_cma_scale(sigma, v.c[j + 1]) : 0.0};
       for (int k = 0; k < tile; ++k)
-        sep_cma_sample_pair(m, c, sigma, keys[k], p, genes, lower, upper,
+        sep_cma_sample_pair(m, scale, keys[k], p, genes, lower, upper,
                             rows + static_cast<Dim>(first + k) * pitch + j);
     }
   }
