@@ -94,27 +94,14 @@ TEST_F(CudaSepCmaEs, IpopRestartsGrowLambda) {
 
 // Checkpointed after a restart, resumed with a larger budget: the longer GPU run, bit for bit.
 TEST_F(CudaSepCmaEs, ResumeAfterARestartIsBitExact) {
-  const std::string path = (dir_ / "gpu.h5").string();
   Config shorter = cma_config("rastrigin", 10, 9001);
   shorter.cma_ipop = true;
-  const Problem problem = make_problem(shorter);
-  {
-    const auto algorithm = make_population_algorithm(shorter, problem, Backend::kCuda);
-    CheckpointSchedule schedule("--checkpoint", path, {}, Backend::kCuda);
-    const RunResult r = algorithm->run({}, [&](Algorithm& a) { return schedule.at_safe_point(a); });
-    schedule.at_end(*algorithm);
-    ASSERT_GE(r.counters.restarts, 1);
-  }
   Config longer = shorter;
   longer.max_evaluations = 20000;
-  const auto resumed = make_population_algorithm(longer, problem, Backend::kCuda);
-  load_checkpoint(path, *resumed);
-  const RunResult r = resumed->run();
-  const test::PopulationRun fresh = test::run_population(longer, 2, Backend::kCuda);
-  EXPECT_EQ(r.best_fitness, fresh.result.best_fitness);
-  EXPECT_EQ(resumed->best_genes(), fresh.best);
-  EXPECT_EQ(r.counters.restarts, fresh.result.counters.restarts);
-  EXPECT_EQ(resumed->population_size(), fresh.population_size);
+  const test::ResumeBesideFresh c =
+      test::resume_beside_fresh(shorter, longer, (dir_ / "gpu.h5").string(), Backend::kCuda);
+  ASSERT_GE(c.shorter.counters.restarts, 1);
+  test::expect_resume_is_the_fresh_run(c);
 }
 
 // --milestones on the GPU: the best of the first m evaluations is the run with budget m's.
