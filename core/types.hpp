@@ -55,5 +55,18 @@ CHAINSAW_HD T mul_rn(T a, T b) {
   return a * b;
 #endif
 }
+// a + b rounded on its own, for the same reason: with mul_rn, a formula whose every product and
+// sum goes through these gives the host's bits on the GPU (sep-CMA-ES's samples).
+template <class T>
+CHAINSAW_HD T add_rn(T a, T b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == sizeof(float))
+    return __fadd_rn(a, b);
+  else
+    return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
 
 }  // namespace chainsaw

@@ -21,6 +21,21 @@ struct PopulationRun {
   int population_size = 0;  // at the end (L-SHADE's shrinks, IPOP's grows)
 };
 
+// A validated configuration of `algorithm` on `function` at D with budget `evals`.
+inline Config algorithm_config(AlgorithmKind algorithm, const std::string& function, Dim dim,
+                               std::int64_t evals, std::uint64_t seed,
+                               Backend backend = Backend::kAuto) {
+  Config c;
+  c.algorithm = algorithm;
+  c.function = function;
+  c.dim = dim;
+  c.max_evaluations = evals;
+  c.seed = seed;
+  c.backend = backend;
+  c.validate();
+  return c;
+}
+
 inline PopulationRun run_population(const Config& c, int threads,
                                     Backend backend = Backend::kCpu) {
   const ThreadCountGuard guard;

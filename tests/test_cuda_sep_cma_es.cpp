@@ -24,14 +24,7 @@ namespace chainsaw {
 namespace {
 
 Config cma_config(const std::string& function, Dim dim, std::int64_t evals) {
-  Config c;
-  c.algorithm = AlgorithmKind::kSepCmaEs;
-  c.function = function;
-  c.dim = dim;
-  c.max_evaluations = evals;
-  c.seed = 9;
-  c.validate();
-  return c;
+  return test::algorithm_config(AlgorithmKind::kSepCmaEs, function, dim, evals, 9);
 }
 
 // The distribution after `generations` full generations on `backend`.

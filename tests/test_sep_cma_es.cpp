@@ -146,15 +146,7 @@ TEST(SepCmaParameters, DefaultLambdaAndLearningRatesStayInRange) {
 // --- Whole runs ---------------------------------------------------------------------------
 
 Config cma_config(const std::string& function, Dim dim, std::int64_t evals) {
-  Config c;
-  c.algorithm = AlgorithmKind::kSepCmaEs;
-  c.function = function;
-  c.dim = dim;
-  c.max_evaluations = evals;
-  c.seed = 5;
-  c.backend = Backend::kCpu;
-  c.validate();
-  return c;
+  return test::algorithm_config(AlgorithmKind::kSepCmaEs, function, dim, evals, 5, Backend::kCpu);
 }
 
 struct Target {

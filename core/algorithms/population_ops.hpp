@@ -61,38 +61,6 @@ CHAINSAW_HD double normal_at(std::uint64_t key, std::uint64_t j) {
   return sqrt(-2.0 * log(u1)) * cos(6.283185307179586476925 * u2);
 }
 
-// Products and sums rounded one at a time on both backends: nvcc fuses a * b + c into one
-// rounding, the host build does not (-ffp-contract=off), and sep-CMA-ES's samples are to be
-// the same bits on the CPU and the GPU.
-CHAINSAW_HD float mul_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-CHAINSAW_HD float add_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-CHAINSAW_HD double mul_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-CHAINSAW_HD double add_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-
 // ln u for u = (i + 0.5) / 2^24, i < 2^24 (so u is a normal float in (0, 1)): u = m 2^e with
 // m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, by its
 // series to s^9 (error below 2e-9). Division and square root are IEEE on both backends.
