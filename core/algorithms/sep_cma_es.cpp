@@ -60,6 +60,7 @@ SepCmaParameters sep_cma_parameters(Dim dim, int lambda) {
   p.c_1 = std::min(1.0, faster * c_1);
   p.c_mu = std::min(1.0 - p.c_1, faster * std::min(1.0 - c_1, c_mu));
   p.chi_n = std::sqrt(n) * (1.0 - 1.0 / (4.0 * n) + 1.0 / (21.0 * n * n));
+  p.sigma_gain = std::sqrt(p.c_sigma * (2.0 - p.c_sigma) * p.mu_eff);
   p.history = 10 + static_cast<int>(std::ceil(30.0 * n / lambda));
   return p;
 }
@@ -71,12 +72,11 @@ void sep_cma_update(const SepCmaParameters& p, const real_t* x, const std::vecto
   double* y_w = scratch.data();
   double* rank_mu = scratch.data() + n;
   const double sigma = d.sigma;
-  const double sigma_gain = std::sqrt(p.c_sigma * (2.0 - p.c_sigma) * p.mu_eff);
 #pragma omp parallel for schedule(static)
   for (Dim j = 0; j < n; ++j) {
     const auto x_at = [&](int i) { return x[static_cast<Dim>(order[i]) * n + j]; };
-    sep_cma_gene_before_norm(p.mu, p.weights.data(), x_at, sigma, p.c_sigma, sigma_gain, d.c[j],
-                             d.mean[j], d.path_sigma[j], y_w[j], rank_mu[j]);
+    sep_cma_gene_before_norm(p.mu, p.weights.data(), x_at, sigma, p.c_sigma, p.sigma_gain,
+                             d.c[j], d.mean[j], d.path_sigma[j], y_w[j], rank_mu[j]);
   }
   double norm = 0.0;
   for (Dim j = 0; j < n; ++j) norm += d.path_sigma[j] * d.path_sigma[j];

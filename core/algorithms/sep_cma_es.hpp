@@ -27,6 +27,7 @@ struct SepCmaParameters {
   double mu_eff = 0.0;
   double c_sigma = 0.0, d_sigma = 0.0, c_c = 0.0, c_1 = 0.0, c_mu = 0.0;
   double chi_n = 0.0;  // E||N(0, I)||
+  double sigma_gain = 0.0;  // p_sigma's gain on y_w: sqrt(c_sigma (2 - c_sigma) mu_eff)
   int history = 0;     // TolFun's window: 10 + ceil(30 n / lambda) generations
 };
 SepCmaParameters sep_cma_parameters(Dim n, int lambda);
@@ -50,6 +51,10 @@ void sep_cma_update(const SepCmaParameters& p, const real_t* x, const std::vecto
 // that y = (x - m) / sigma and y_w / sqrt(C) remain finite numbers.
 inline constexpr double kSepCmaTiny = 1e-300;
 inline constexpr double kSepCmaHuge = 1e300;
+// v kept inside [kSepCmaTiny, kSepCmaHuge]; NaN becomes kSepCmaTiny (as std::max(tiny, NaN)).
+CHAINSAW_HD double sep_cma_bounded(double v) {
+  return v > kSepCmaTiny ? (v < kSepCmaHuge ? v : kSepCmaHuge) : kSepCmaTiny;
+}
 // TolX of Auger & Hansen 2005, §2, times sigma0.
 inline constexpr double kSepCmaTolX = 1e-12;
 
@@ -70,7 +75,7 @@ CHAINSAW_HD SepCmaStep sep_cma_step(double c_sigma, double d_sigma, double c_c, 
   s.c_gain = h_sigma ? sqrt(c_c * (2.0 - c_c) * mu_eff) : 0.0;
   s.keep = 1.0 + c_1 * delta - c_1 - c_mu;  // the weights sum to 1
   const double next = sigma * exp(c_sigma / d_sigma * (norm / chi_n - 1.0));
-  s.sigma = next > kSepCmaTiny ? (next < kSepCmaHuge ? next : kSepCmaHuge) : kSepCmaTiny;
+  s.sigma = sep_cma_bounded(next);
   return s;
 }
 // sep_cma_step with p's parameters.
@@ -125,7 +130,7 @@ CHAINSAW_HD void sep_cma_gene_after_norm(double c_c, double c_1, double c_mu,
   const double pc = (1.0 - c_c) * path_c + step.c_gain * y_w;
   path_c = pc;
   const double next = step.keep * c + c_1 * pc * pc + c_mu * rank_mu;
-  c = next > kSepCmaTiny ? (next < kSepCmaHuge ? next : kSepCmaHuge) : kSepCmaTiny;
+  c = sep_cma_bounded(next);
 }
 
 // Stream purposes of sep-CMA-ES, apart from population_ops.hpp's (101-106) and rng.hpp's.

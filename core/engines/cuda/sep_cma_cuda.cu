@@ -102,10 +102,9 @@ class CudaSepCmaEs final : public SepCmaEs {
                                       cudaMemcpyHostToDevice, stream()));
     const CudaEngine::SlotRows rows = engine_->slot_rows();
     const int blocks = device::update_blocks(dim());
-    const double sigma_gain = std::sqrt(p.c_sigma * (2.0 - p.c_sigma) * p.mu_eff);
     device::sep_cma_before_norm_kernel<<<blocks, device::kSepCmaThreads, 0, stream()>>>(
         vectors(), scalars_.data(), rows.genes, rows.pitch, selected_.data(), weights_.data(),
-        p.mu, dim(), p.c_sigma, sigma_gain, partials_.data());
+        p.mu, dim(), p.c_sigma, p.sigma_gain, partials_.data());
     CHAINSAW_CUDA_CHECK_LAUNCH();
     const device::SepCmaRates rates{p.c_sigma, p.d_sigma, p.c_c, p.c_1, p.c_mu, p.mu_eff, p.chi_n};
     device::sep_cma_step_kernel<<<1, device::kSepCmaThreads, 0, stream()>>>(
@@ -225,9 +224,6 @@ class CudaSepCmaEs final : public SepCmaEs {
 
 std::unique_ptr<PopulationAlgorithm> make_cuda_sep_cma_es(const Config& config,
                                                           const Problem& problem) {
-  if (config.gpu_slices > 1)
-    throw UserError("--algorithm sep-cma-es --backend cuda: it holds whole individuals on one "
-                    "GPU; use --gpu-slices 1");
   return std::make_unique<CudaSepCmaEs>(config, problem);
 }
 

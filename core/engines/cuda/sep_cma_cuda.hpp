@@ -11,7 +11,8 @@
 
 namespace chainsaw {
 
-// Whole individuals on one GPU: throws UserError for --gpu-slices > 1.
+// Whole individuals on one GPU: make_cuda_population_algorithm refuses --gpu-slices > 1
+// (population_runs_on_cuda) before it calls this.
 std::unique_ptr<PopulationAlgorithm> make_cuda_sep_cma_es(const Config& config,
                                                           const Problem& problem);
 
